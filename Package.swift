@@ -1,0 +1,65 @@
+// swift-tools-version: 6.1
+// The composer: a GTK4 message input bar that is correct with real input methods.
+// Layers (see README): CGtk (C interop) → GtkBinding (Swift wrappers) → ComposerApp
+// (widgets and wiring) over ComposerCore (pure decisions, no GTK).
+import PackageDescription
+
+let package = Package(
+    name: "ime-composer",
+    products: [
+        .executable(name: "ime-composer", targets: ["ime-composer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "gtk4",
+            providers: [.apt(["libgtk-4-dev"])]
+        ),
+        .target(
+            name: "GtkBinding",
+            dependencies: ["CGtk"]
+        ),
+        .target(
+            name: "ComposerCore",
+            dependencies: [.product(name: "_RopeModule", package: "swift-collections")]
+        ),
+        .target(
+            name: "ComposerApp",
+            dependencies: ["GtkBinding", "ComposerCore"]
+        ),
+        .executableTarget(
+            name: "ime-composer",
+            dependencies: [
+                "ComposerApp", "ComposerCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Process/session helpers shared by the GTK and end-to-end suites.
+        .target(
+            name: "TestHarness",
+            dependencies: ["ComposerCore"],
+            path: "Tests/TestHarness"
+        ),
+        .testTarget(
+            name: "ComposerCoreTests",
+            dependencies: [
+                "ComposerCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "ComposerGtkTests",
+            dependencies: ["ComposerApp", "GtkBinding", "ComposerCore", "TestHarness"]
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["ComposerCore", "TestHarness"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,41 @@
+/// The composer's state: committed text, selection, preedit, and the edit log.
+///
+/// It mirrors what the toolkit's buffer already did — it observes, it does not
+/// veto — so an input method is never surprised (lesson 002). Offsets from the
+/// toolkit are clamped, never trusted: a bad offset must not crash the composer.
+///
+/// Setters are `internal(set)` only so the editing and preedit extensions in
+/// sibling files can write; outside the module everything is read-only.
+///
+/// Used from one thread (the GTK main thread), hence a non-Sendable final class.
+public final class ComposerModel {
+    public internal(set) var document: TextDocument
+    public internal(set) var selection: TextSelection
+    /// Non-nil between `preeditStarted()` and `preeditEnded()`.
+    public internal(set) var preedit: Preedit?
+    public internal(set) var log: EditLog
+
+    /// - Parameter caret: scalar offset; defaults to the end of `text`, clamped.
+    public init(text: String = "", caret: Int? = nil) {
+        let document = TextDocument(text)
+        self.document = document
+        self.selection = TextSelection(caret: document.clampScalar(caret ?? document.scalarCount))
+        self.preedit = nil
+        self.log = EditLog()
+    }
+
+    /// The committed text (O(n): a copy out of the rope).
+    public var text: String { document.string }
+
+    /// True while there is visible uncommitted text. An empty preedit between
+    /// start and end is not composing for Send, though it still makes settles
+    /// non-quiet (see `markSettle()`).
+    public var isComposing: Bool {
+        guard let preedit else { return false }
+        return !preedit.text.isEmpty
+    }
+
+    public var snapshot: TextSnapshot {
+        TextSnapshot(text: text, caret: selection.caret, selection: selection)
+    }
+}

@@ -1,0 +1,103 @@
+/// The ordered record of edits and settle marks.
+///
+/// Controllers judge input only once it is complete (lesson 004): they ask what
+/// was inserted since the last quiet settle, or in the quiet window that the latest
+/// quiet settle just closed, and get ranges in today's text.
+public struct EditLog: Sendable {
+    public enum Entry: Equatable, Sendable {
+        case edit(Edit)
+        case settle(SettleMark)
+    }
+
+    /// Bounded: everything since the second-to-last quiet settle is kept (so the
+    /// window just closed by the latest quiet settle is complete, see
+    /// `insertedInLastQuietWindow()`), plus at most `historyLimit` older entries.
+    public private(set) var entries: [Entry] = []
+    public let historyLimit: Int
+
+    private var nextSequence = 0
+    /// Indices into `entries` of the last and the second-to-last quiet settle.
+    private var lastQuietIndex: Int?
+    private var previousQuietIndex: Int?
+
+    public init(historyLimit: Int = 2000) {
+        self.historyLimit = max(0, historyLimit)
+    }
+
+    @discardableResult
+    public mutating func recordEdit(range: Range<Int>, removed: String, inserted: String, origin: EditOrigin) -> Edit {
+        let edit = Edit(sequence: takeSequence(), range: range, removed: removed, inserted: inserted, origin: origin)
+        entries.append(.edit(edit))
+        return edit
+    }
+
+    @discardableResult
+    public mutating func recordSettle(preeditActive: Bool) -> SettleMark {
+        let mark = SettleMark(sequence: takeSequence(), preeditActive: preeditActive)
+        entries.append(.settle(mark))
+        if mark.isQuiet {
+            previousQuietIndex = lastQuietIndex
+            lastQuietIndex = entries.count - 1
+            trimHistory()
+        }
+        return mark
+    }
+
+    /// Edits after the last quiet settle (all edits if there was none).
+    public func editsSinceLastQuietSettle() -> [Edit] {
+        Self.edits(in: entries[startOfCurrentWindow...])
+    }
+
+    /// Current scalar ranges of text inserted after the last quiet settle and still present.
+    public func insertedSinceLastQuietSettle() -> [Range<Int>] {
+        insertedRanges(taggingFrom: startOfCurrentWindow, to: entries.count)
+    }
+
+    /// Edits between the second-to-last and the last quiet settle: the input that
+    /// the latest quiet settle declared complete. A controller running right after
+    /// that settle (the settle pipeline marks first) judges exactly these.
+    public func editsInLastQuietWindow() -> [Edit] {
+        guard let end = lastQuietIndex else { return [] }
+        return Self.edits(in: entries[startOfLastQuietWindow..<end])
+    }
+
+    /// Current scalar ranges (mapped through every later edit, including edits made
+    /// after the last quiet settle) of text inserted in the last quiet window.
+    public func insertedInLastQuietWindow() -> [Range<Int>] {
+        guard let end = lastQuietIndex else { return [] }
+        return insertedRanges(taggingFrom: startOfLastQuietWindow, to: end)
+    }
+
+    private var startOfCurrentWindow: Int { lastQuietIndex.map { $0 + 1 } ?? 0 }
+    private var startOfLastQuietWindow: Int { previousQuietIndex.map { $0 + 1 } ?? 0 }
+
+    private func insertedRanges(taggingFrom start: Int, to end: Int) -> [Range<Int>] {
+        var tracker = InsertedRanges()
+        for index in start..<entries.count {
+            guard case let .edit(edit) = entries[index] else { continue }
+            tracker.apply(edit, tagging: index < end)
+        }
+        return tracker.ranges
+    }
+
+    private static func edits(in slice: ArraySlice<Entry>) -> [Edit] {
+        slice.compactMap { entry in
+            if case let .edit(edit) = entry { return edit }
+            return nil
+        }
+    }
+
+    private mutating func takeSequence() -> Int {
+        defer { nextSequence += 1 }
+        return nextSequence
+    }
+
+    private mutating func trimHistory() {
+        let keptFrom = previousQuietIndex ?? 0
+        let excess = keptFrom - historyLimit
+        guard excess > 0 else { return }
+        entries.removeFirst(excess)
+        lastQuietIndex = lastQuietIndex.map { $0 - excess }
+        previousQuietIndex = previousQuietIndex.map { $0 - excess }
+    }
+}

@@ -1,0 +1,88 @@
+/// One event of trace v1 (JSON Lines; see docs/trace.md and docs/trace-schema.json).
+///
+/// The trace lets end-to-end tests check, from outside the process, what the input
+/// method did and what committed text resulted. All offsets are Unicode scalars.
+public enum TraceEvent: Equatable, Sendable {
+    case start(backend: String, imModule: String)
+    case ready
+    case focus(in: Bool)
+    case key(keyval: String, consumed: Bool?)
+    case preeditStart
+    case preeditEnd
+    case preedit(Preedit)
+    case commit(String)
+    case surroundingRetrieve
+    case surroundingDelete(offset: Int, count: Int)
+    case text(TextSnapshot)
+    case send(String)
+    case exit(text: String, caret: Int, preedit: String, reason: ExitReason)
+
+    /// The trace version written in `start`'s "v" field.
+    public static let traceVersion = 1
+
+    /// The value of the "ev" field.
+    public var name: String {
+        switch self {
+        case .start: return "start"
+        case .ready: return "ready"
+        case .focus: return "focus"
+        case .key: return "key"
+        case .preeditStart: return "preedit-start"
+        case .preeditEnd: return "preedit-end"
+        case .preedit: return "preedit"
+        case .commit: return "commit"
+        case .surroundingRetrieve, .surroundingDelete: return "surrounding"
+        case .text: return "text"
+        case .send: return "send"
+        case .exit: return "exit"
+        }
+    }
+
+    /// The event as a JSON object: "ev" first, "t" (ms) second, then its fields.
+    public func json(t: Int) -> JSONValue {
+        .object([("ev", .string(name)), ("t", .int(t))] + fields)
+    }
+
+    private var fields: [(String, JSONValue)] {
+        switch self {
+        case let .start(backend, imModule):
+            return [("v", .int(Self.traceVersion)), ("backend", .string(backend)), ("im_module", .string(imModule))]
+        case .ready, .preeditStart, .preeditEnd:
+            return []
+        case let .focus(isIn):
+            return [("in", .bool(isIn))]
+        case let .key(keyval, consumed):
+            return [("keyval", .string(keyval))] + (consumed.map { [("consumed", .bool($0))] } ?? [])
+        case let .preedit(preedit):
+            return [
+                ("text", .string(preedit.text)),
+                ("cursor", .int(preedit.cursor)),
+                ("segments", .array(preedit.segments.map(Self.segmentJSON))),
+            ]
+        case let .commit(text):
+            return [("text", .string(text))]
+        case .surroundingRetrieve:
+            return [("kind", .string("retrieve"))]
+        case let .surroundingDelete(offset, count):
+            return [("kind", .string("delete")), ("offset", .int(offset)), ("count", .int(count))]
+        case let .text(snapshot):
+            return [
+                ("text", .string(snapshot.text)),
+                ("caret", .int(snapshot.caret)),
+                ("sel", .array([.int(snapshot.selection.lower), .int(snapshot.selection.upper)])),
+            ]
+        case let .send(text):
+            return [("text", .string(text))]
+        case let .exit(text, caret, preedit, reason):
+            return [
+                ("text", .string(text)), ("caret", .int(caret)),
+                ("preedit", .string(preedit)), ("reason", .string(reason.rawValue)),
+            ]
+        }
+    }
+
+    /// `[start, end, ["style", ...]]`: compact, since preedits change per keystroke.
+    private static func segmentJSON(_ segment: PreeditSegment) -> JSONValue {
+        .array([.int(segment.start), .int(segment.end), .array(segment.styles.map { .string($0.rawValue) })])
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Why a trace file could not be opened.
+public struct TraceWriterError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+
+    public var description: String { "cannot open trace file '\(path)': \(reason)" }
+}
+
+/// Writes trace v1 as JSON Lines.
+///
+/// Each event is one `write(2)` of one complete line, unbuffered: a test reading
+/// the file while the composer runs (or after it is killed) sees every event
+/// emitted so far and never half a line.
+public final class TraceWriter {
+    /// How many recent events are kept in memory for in-process tests.
+    public static let historyCapacity = 10_000
+
+    private let fileDescriptor: Int32?
+    private let ownsFileDescriptor: Bool
+    private let startInstant = ContinuousClock.now
+    private var history = BoundedHistory<TraceEvent>(capacity: TraceWriter.historyCapacity)
+
+    /// Opens `path` for writing (created or truncated); "-" means standard output.
+    public init(path: String) throws {
+        if path == "-" {
+            fileDescriptor = STDOUT_FILENO
+            ownsFileDescriptor = false
+            return
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw TraceWriterError(path: path, reason: String(cString: strerror(errno)))
+        }
+        fileDescriptor = descriptor
+        ownsFileDescriptor = true
+    }
+
+    private init(disabled: Void) {
+        fileDescriptor = nil
+        ownsFileDescriptor = false
+    }
+
+    /// A writer that writes nothing (tracing off). It still remembers `emitted`.
+    public static func disabled() -> TraceWriter {
+        TraceWriter(disabled: ())
+    }
+
+    deinit {
+        if ownsFileDescriptor, let fileDescriptor { close(fileDescriptor) }
+    }
+
+    /// The last `historyCapacity` events emitted, oldest first.
+    public var emitted: [TraceEvent] { history.elements }
+
+    /// Milliseconds on a monotonic clock since this writer was created.
+    public var elapsedMilliseconds: Int {
+        let elapsed = ContinuousClock.now - startInstant
+        let (seconds, attoseconds) = elapsed.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// Writes `event` as one line, stamped with `elapsedMilliseconds`.
+    public func emit(_ event: TraceEvent) {
+        history.append(event)
+        guard let fileDescriptor else { return }
+        let line = event.json(t: elapsedMilliseconds).serialized() + "\n"
+        Self.writeAll(Array(line.utf8), to: fileDescriptor)
+    }
+
+    /// Writes every byte, retrying short writes and EINTR. Other errors drop the
+    /// rest of the line: the composer must keep working when its trace cannot.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import ComposerCore
+import Foundation
+import Testing
+
+@Suite("TraceEvent: exact lines and schema conformance")
+struct TraceEventTests {
+    static let preedit = Preedit(text: "こねこ", cursor: 3, segments: [
+        PreeditSegment(start: 0, end: 1, styles: [.underline]),
+        PreeditSegment(start: 1, end: 3, styles: [.highlight, .underline]),
+    ])
+    static let snapshot = TextSnapshot(text: "a\"b\n", caret: 1, selection: TextSelection(anchor: 3, caret: 1))
+
+    static let expectedLines: [(TraceEvent, String)] = [
+        (.start(backend: "x11", imModule: "ibus"), #"{"ev":"start","t":42,"v":1,"backend":"x11","im_module":"ibus"}"#),
+        (.ready, #"{"ev":"ready","t":42}"#),
+        (.focus(in: true), #"{"ev":"focus","t":42,"in":true}"#),
+        (.key(keyval: "Return", consumed: false), #"{"ev":"key","t":42,"keyval":"Return","consumed":false}"#),
+        (.key(keyval: "a", consumed: nil), #"{"ev":"key","t":42,"keyval":"a"}"#),
+        (.preeditStart, #"{"ev":"preedit-start","t":42}"#),
+        (.preeditEnd, #"{"ev":"preedit-end","t":42}"#),
+        (.preedit(preedit), #"{"ev":"preedit","t":42,"text":"こねこ","cursor":3,"segments":[[0,1,["underline"]],[1,3,["underline","highlight"]]]}"#),
+        (.preedit(.empty), #"{"ev":"preedit","t":42,"text":"","cursor":0,"segments":[]}"#),
+        (.commit("子猫"), #"{"ev":"commit","t":42,"text":"子猫"}"#),
+        (.surroundingRetrieve, #"{"ev":"surrounding","t":42,"kind":"retrieve"}"#),
+        (.surroundingDelete(offset: -2, count: 2), #"{"ev":"surrounding","t":42,"kind":"delete","offset":-2,"count":2}"#),
+        (.text(snapshot), #"{"ev":"text","t":42,"text":"a\"b\n","caret":1,"sel":[1,3]}"#),
+        (.send("hi"), #"{"ev":"send","t":42,"text":"hi"}"#),
+        (.exit(text: "子猫", caret: 2, preedit: "", reason: .ctrlQ), #"{"ev":"exit","t":42,"text":"子猫","caret":2,"preedit":"","reason":"ctrl-q"}"#),
+    ]
+
+    @Test func eachEventSerialisesToItsExactLine() {
+        for (event, line) in Self.expectedLines {
+            #expect(event.json(t: 42).serialized() == line, "\(event.name)")
+        }
+    }
+
+    @Test func everyEventValidatesAgainstTheSchemaFile() throws {
+        let schema = try TraceSchema(contentsOf: repositoryRoot().appendingPathComponent("docs/trace-schema.json"))
+        for (event, line) in Self.expectedLines {
+            #expect(schema.validate(line) == [], "\(event.name)")
+            #expect(schema.validate(event.json(t: 0)) == [], "\(event.name)")
+        }
+        for reason in ExitReason.allCases {
+            #expect(schema.validate(TraceEvent.exit(text: "", caret: 0, preedit: "x", reason: reason).json(t: 1)) == [])
+        }
+        let allStyles = Preedit(text: "ab", cursor: 0, segments: [PreeditSegment(start: 0, end: 2, styles: PreeditStyle.allCases)])
+        #expect(schema.validate(TraceEvent.preedit(allStyles).json(t: 1)) == [])
+    }
+
+    @Test func theSchemaCoversExactlyTheEventNames() throws {
+        let schema = try TraceSchema(contentsOf: repositoryRoot().appendingPathComponent("docs/trace-schema.json"))
+        let names = Set(Self.expectedLines.map { $0.0.name })
+        #expect(Set(schema.eventNames) == names)
+        #expect(schema.version == TraceEvent.traceVersion)
+    }
+}

@@ -1,0 +1,71 @@
+import ComposerCore
+import Foundation
+import Testing
+
+@Suite("TraceWriter: one flushed line per event")
+struct TraceWriterTests {
+    private func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).jsonl").path
+    }
+
+    private func lines(at path: String) throws -> [String] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test func eachEmitIsReadableImmediatelyAsOneLine() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try TraceWriter(path: path)
+        writer.emit(.start(backend: "x11", imModule: "ibus"))
+        #expect(try lines(at: path).count == 2)  // one line plus the empty tail after "\n"
+        writer.emit(.commit("line\nbreak"))
+        writer.emit(.ready)
+        let written = try lines(at: path)
+        #expect(written.count == 4 && written.last == "")
+        let events = try written.dropLast().map { try JSONValue.parse($0) }
+        #expect(events.map { $0["ev"]?.stringValue } == ["start", "commit", "ready"])
+        #expect(events[1]["text"]?.stringValue == "line\nbreak")
+        let times = events.compactMap { $0["t"]?.intValue }
+        #expect(times.count == 3 && times.allSatisfy { $0 >= 0 })
+        #expect(times == times.sorted())
+        #expect(writer.emitted == [.start(backend: "x11", imModule: "ibus"), .commit("line\nbreak"), .ready])
+    }
+
+    @Test func openingTruncatesAnExistingFile() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "old content\nold content\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let writer = try TraceWriter(path: path)
+        writer.emit(.ready)
+        #expect(try lines(at: path).first?.hasPrefix(#"{"ev":"ready","t":"#) == true)
+        #expect(try lines(at: path).count == 2)
+    }
+
+    @Test func badPathErrorNamesThePath() {
+        let path = "/nonexistent-dir-\(UUID().uuidString)/trace.jsonl"
+        do {
+            _ = try TraceWriter(path: path)
+            Issue.record("opening \(path) should fail")
+        } catch {
+            #expect("\(error)".contains(path))
+            #expect("\(error)".contains("No such file"))
+        }
+    }
+
+    @Test func disabledWriterWritesNothingButRemembers() {
+        let writer = TraceWriter.disabled()
+        writer.emit(.ready)
+        #expect(writer.emitted == [.ready])
+    }
+
+    @Test func inMemoryHistoryKeepsTheLastTenThousand() {
+        let writer = TraceWriter.disabled()
+        for index in 0..<(TraceWriter.historyCapacity + 5) {
+            writer.emit(.send(String(index)))
+        }
+        let emitted = writer.emitted
+        #expect(emitted.count == TraceWriter.historyCapacity)
+        #expect(emitted.first == .send("5"))
+        #expect(emitted.last == .send(String(TraceWriter.historyCapacity + 4)))
+    }
+}
