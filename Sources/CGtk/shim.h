@@ -1,0 +1,37 @@
+// C helpers for what Swift cannot import from GTK/GLib directly: type-checking cast
+// macros, G_TYPE_FROM_INSTANCE, variadic g_object_get, and struct field reads.
+// Everything here is a one-line static inline; the logic lives in Swift.
+#ifndef CGTK_SHIM_H
+#define CGTK_SHIM_H
+
+#include <gtk/gtk.h>
+#include <glib-unix.h>
+
+/// The runtime type name of any GObject instance (e.g. "GdkX11Display").
+static inline const char *cgtk_type_name_of(gpointer instance) {
+    return G_OBJECT_TYPE_NAME(instance);
+}
+
+/// Whether `instance` is of `type` or a subtype (G_TYPE_CHECK_INSTANCE_TYPE is a macro).
+static inline gboolean cgtk_is_a(gpointer instance, GType type) {
+    return instance != NULL && G_TYPE_CHECK_INSTANCE_TYPE(instance, type);
+}
+
+/// The "gtk-im-module" setting; caller frees. NULL when unset.
+static inline char *cgtk_settings_im_module(void) {
+    char *value = NULL;
+    GtkSettings *settings = gtk_settings_get_default();
+    if (settings != NULL) g_object_get(settings, "gtk-im-module", &value, NULL);
+    return value;
+}
+
+/// Pango attribute accessors: PangoAttrInt/PangoAttrColor are C "subclasses" of PangoAttribute.
+static inline PangoAttrType cgtk_attr_type(PangoAttribute *attr) { return attr->klass->type; }
+static inline int cgtk_attr_int_value(PangoAttribute *attr) { return ((PangoAttrInt *)attr)->value; }
+
+/// GdkModifierType masks as plain unsigned ints (Swift imports the enum awkwardly).
+static inline guint cgtk_shift_mask(void) { return GDK_SHIFT_MASK; }
+static inline guint cgtk_control_mask(void) { return GDK_CONTROL_MASK; }
+static inline guint cgtk_alt_mask(void) { return GDK_ALT_MASK; }
+
+#endif

@@ -1,0 +1,129 @@
+import CGtk
+
+// One trampoline per C signal shape. GTK passes handlers exactly the arguments of the
+// signal's C signature followed by the user data; a trampoline with the wrong arity reads
+// garbage as its user data and crashes in swift_retain. So each shape below names the
+// signals it is for, and nothing else uses it.
+
+/// Connects `body` (retained in a `ClosureBox`) with `trampoline` as the C handler.
+private func connect<Body>(
+    _ instance: some GPointer, _ signal: String, after: Bool, _ body: Body, _ trampoline: GCallback
+) -> gulong {
+    let box = ClosureBox(body)
+    return g_signal_connect_data(
+        instance.rawPointer, signal, trampoline, box.retainedPointer(),
+        ClosureBox<Body>.releaseOnClosureDestroy, after ? G_CONNECT_AFTER : GConnectFlags(rawValue: 0))
+}
+
+/// `void (*)(GObject *self, gpointer data)`: clicked, activate, preedit-start/-changed/-end,
+/// enter/leave (focus controller), paste-done, undo, redo, map, changed, value-changed.
+@discardableResult
+public func onSignal(_ instance: some GPointer, _ signal: String, after: Bool = false,
+                     _ body: @escaping () -> Void) -> gulong {
+    typealias Body = () -> Void
+    let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
+        ClosureBox<Body>.from(data).body()
+    }
+    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+}
+
+/// `gboolean (*)(GObject *self, gpointer data)`: close-request.
+@discardableResult
+public func onBoolSignal(_ instance: some GPointer, _ signal: String, after: Bool = false,
+                         _ body: @escaping () -> Bool) -> gulong {
+    typealias Body = () -> Bool
+    let trampoline: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
+        ClosureBox<Body>.from(data).body() ? 1 : 0
+    }
+    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+}
+
+/// `void (*)(GObject *self, const char *str, gpointer data)`: commit.
+@discardableResult
+public func onStringSignal(_ instance: some GPointer, _ signal: String, after: Bool = false,
+                           _ body: @escaping (String) -> Void) -> gulong {
+    typealias Body = (String) -> Void
+    let trampoline: @convention(c) (gpointer?, UnsafePointer<CChar>?, gpointer?) -> Void = { _, str, data in
+        ClosureBox<Body>.from(data).body(string(fromBorrowed: str))
+    }
+    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+}
+
+/// `void (*)(GObject *self, GParamSpec *pspec, gpointer data)`: notify::PROPERTY.
+@discardableResult
+public func onNotify(_ instance: some GPointer, property: String,
+                     _ body: @escaping () -> Void) -> gulong {
+    typealias Body = () -> Void
+    let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in
+        ClosureBox<Body>.from(data).body()
+    }
+    return connect(instance, "notify::\(property)", after: false, body as Body,
+                   unsafeBitCast(trampoline, to: GCallback.self))
+}
+
+/// `gboolean (*)(GtkEventControllerKey *self, guint keyval, guint keycode,
+///  GdkModifierType state, gpointer data)`: key-pressed, key-released.
+@discardableResult
+public func onKeySignal(_ instance: some GPointer, _ signal: String,
+                        _ body: @escaping (_ keyval: UInt32, _ keycode: UInt32, _ state: UInt32) -> Bool) -> gulong {
+    typealias Body = (UInt32, UInt32, UInt32) -> Bool
+    let trampoline: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = {
+        _, keyval, keycode, state, data in
+        ClosureBox<Body>.from(data).body(keyval, keycode, state.rawValue) ? 1 : 0
+    }
+    return connect(instance, signal, after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+}
+
+/// `void (*)(GtkTextBuffer *self, GtkTextIter *location, char *text, int len, gpointer data)`:
+/// insert-text.
+@discardableResult
+public func onTextInserted(_ buffer: some GPointer, after: Bool,
+                           _ body: @escaping (_ location: UnsafeMutablePointer<GtkTextIter>, _ text: String) -> Void) -> gulong {
+    typealias Body = (UnsafeMutablePointer<GtkTextIter>, String) -> Void
+    let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GtkTextIter>?, UnsafePointer<CChar>?, gint, gpointer?) -> Void = {
+        _, iter, text, length, data in
+        guard let iter, let text else { return }
+        let bytes = UnsafeRawBufferPointer(start: text, count: Int(length))
+        ClosureBox<Body>.from(data).body(iter, String(decoding: bytes, as: UTF8.self))
+    }
+    return connect(buffer, "insert-text", after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+}
+
+/// `void (*)(GtkTextBuffer *self, GtkTextIter *start, GtkTextIter *end, gpointer data)`:
+/// delete-range.
+@discardableResult
+public func onRangeDeleted(_ buffer: some GPointer, after: Bool,
+                           _ body: @escaping (_ start: UnsafeMutablePointer<GtkTextIter>, _ end: UnsafeMutablePointer<GtkTextIter>) -> Void) -> gulong {
+    typealias Body = (UnsafeMutablePointer<GtkTextIter>, UnsafeMutablePointer<GtkTextIter>) -> Void
+    let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GtkTextIter>?, UnsafeMutablePointer<GtkTextIter>?, gpointer?) -> Void = {
+        _, start, end, data in
+        guard let start, let end else { return }
+        ClosureBox<Body>.from(data).body(start, end)
+    }
+    return connect(buffer, "delete-range", after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+}
+
+/// `void (*)(GtkTextBuffer *self, const GtkTextIter *location, GtkTextMark *mark, gpointer data)`:
+/// mark-set.
+@discardableResult
+public func onMarkSet(_ buffer: some GPointer,
+                      _ body: @escaping (_ mark: UnsafeMutablePointer<GtkTextMark>) -> Void) -> gulong {
+    typealias Body = (UnsafeMutablePointer<GtkTextMark>) -> Void
+    let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GtkTextIter>?, UnsafeMutablePointer<GtkTextMark>?, gpointer?) -> Void = {
+        _, _, mark, data in
+        guard let mark else { return }
+        ClosureBox<Body>.from(data).body(mark)
+    }
+    return connect(buffer, "mark-set", after: true, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+}
+
+/// `void (*)(GObject *self, gpointer arg, gpointer data)`: paste-done (GdkClipboard *).
+@discardableResult
+public func onPointerSignal(_ instance: some GPointer, _ signal: String, after: Bool = false,
+                            _ body: @escaping (UnsafeMutableRawPointer?) -> Void) -> gulong {
+    typealias Body = (UnsafeMutableRawPointer?) -> Void
+    let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
+        ClosureBox<Body>.from(data).body(argument)
+    }
+    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+}

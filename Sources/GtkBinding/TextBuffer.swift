@@ -1,0 +1,67 @@
+import CGtk
+
+/// A GtkTextBuffer addressed by character offsets.
+///
+/// GtkTextBuffer counts characters as Unicode scalars (code points), the same unit the
+/// core and the trace use, so offsets pass through unchanged. GtkTextIters are only valid
+/// until the next change; this wrapper never hands one out beyond a single call.
+public struct TextBuffer {
+    public let pointer: UnsafeMutablePointer<GtkTextBuffer>
+
+    public init(_ pointer: UnsafeMutablePointer<GtkTextBuffer>) { self.pointer = pointer }
+
+    public var characterCount: Int { Int(gtk_text_buffer_get_char_count(pointer)) }
+
+    /// The whole text (never contains preedit: GtkTextView keeps that out of the buffer).
+    public var text: String {
+        var start = GtkTextIter(), end = GtkTextIter()
+        gtk_text_buffer_get_bounds(pointer, &start, &end)
+        return slice(&start, &end)
+    }
+
+    public func slice(_ start: UnsafePointer<GtkTextIter>, _ end: UnsafePointer<GtkTextIter>) -> String {
+        string(takingOwnership: gtk_text_buffer_get_slice(pointer, start, end, 1))
+    }
+
+    public func iter(at offset: Int) -> GtkTextIter {
+        var iter = GtkTextIter()
+        gtk_text_buffer_get_iter_at_offset(pointer, &iter, Int32(clamping: offset))
+        return iter
+    }
+
+    /// (anchor, caret): the selection-bound and insert marks' offsets.
+    public var selection: (anchor: Int, caret: Int) {
+        var caret = GtkTextIter(), anchor = GtkTextIter()
+        gtk_text_buffer_get_iter_at_mark(pointer, &caret, gtk_text_buffer_get_insert(pointer))
+        gtk_text_buffer_get_iter_at_mark(pointer, &anchor, gtk_text_buffer_get_selection_bound(pointer))
+        return (Int(gtk_text_iter_get_offset(&anchor)), Int(gtk_text_iter_get_offset(&caret)))
+    }
+
+    public func select(anchor: Int, caret: Int) {
+        var insert = iter(at: caret), bound = iter(at: anchor)
+        gtk_text_buffer_select_range(pointer, &insert, &bound)
+    }
+
+    public func replaceAll(with text: String) {
+        gtk_text_buffer_set_text(pointer, text, -1)
+    }
+
+    /// Inserts at the caret, replacing the selection, as typing would (respects editability).
+    public func insertAtCaret(_ text: String) {
+        gtk_text_buffer_begin_user_action(pointer)
+        _ = gtk_text_buffer_delete_selection(pointer, 1, 1)
+        _ = gtk_text_buffer_insert_interactive_at_cursor(pointer, text, -1, 1)
+        gtk_text_buffer_end_user_action(pointer)
+    }
+
+    /// Deletes everything as one step the user cannot undo (the text was sent).
+    public func clearIrreversibly() {
+        gtk_text_buffer_begin_irreversible_action(pointer)
+        gtk_text_buffer_set_text(pointer, "", 0)
+        gtk_text_buffer_end_irreversible_action(pointer)
+    }
+}
+
+public func offset(of iter: UnsafePointer<GtkTextIter>) -> Int {
+    Int(gtk_text_iter_get_offset(iter))
+}
