@@ -1,0 +1,46 @@
+import CGtk
+import ComposerCore
+import Foundation
+import GtkBinding
+
+/// The GtkApplication around one composer window, and the process's exit paths.
+public enum ComposerApplication {
+    public static let applicationID = "io.github.imecomposer.ImeComposer"
+
+    /// Runs the app until it exits; returns the process exit status.
+    ///
+    /// Non-unique: a second instance must not hand its window to the first (it would exit
+    /// at once with an empty trace). Only argv[0] reaches GApplication: our options were
+    /// parsed already and GApplication would reject them.
+    public static func run(options: ComposerOptions) -> Int32 {
+        let trace: TraceWriter
+        do {
+            trace = try options.tracePath.map(TraceWriter.init(path:)) ?? TraceWriter.disabled()
+        } catch {
+            FileHandle.standardError.write(Data("ime-composer: \(error)\n".utf8))
+            return 1
+        }
+        MainLoop.drainDispatchMainQueue()
+        let app = gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE)!
+        var controller: ComposerController?
+        onSignal(app, "activate") {
+            guard controller == nil else { return }
+            trace.emit(.start(backend: DisplayEnvironment.backend,
+                              imModule: DisplayEnvironment.requestedInputMethodModule))
+            let composer = ComposerController(options: options, trace: trace) {
+                g_application_quit(cast(app))
+            }
+            gtk_application_add_window(app, cast(composer.window))
+            MainLoop.onUnixSignal(SIGTERM) { composer.exit(reason: .sigterm) }
+            MainLoop.onUnixSignal(SIGINT) { composer.exit(reason: .sigint) }
+            controller = composer
+            composer.present()
+        }
+        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(CommandLine.arguments.first ?? "ime-composer"), nil]
+        defer { free(argv[0]) }
+        let status = g_application_run(cast(app), 1, &argv)
+        controller = nil
+        g_object_unref(app.rawPointer)
+        return status
+    }
+}

@@ -1,0 +1,278 @@
+import CGtk
+import ComposerCore
+import Dispatch
+import GtkBinding
+
+/// Wires the window to the core: IM and buffer events → `ComposerModel`; settle →
+/// `SettlePipeline` → trace and widget effects. Decisions (can we send, what changed) are
+/// the core's; this class only observes and applies.
+public final class ComposerController {
+    let ui = ComposerWindow()
+    public let model: ComposerModel
+    public let trace: TraceWriter
+    private let pipeline = SettlePipeline(controllers: [TextChangeReporter()])
+    private let origins = EditOriginTracker()
+    private var scheduler: SettleScheduler!
+    private var inputMethod: InputMethodContext?
+    private var readyAnnounced = false
+    private var exited = false
+    private let quit: () -> Void
+
+    /// - Parameter quit: ends the app after the exit event (quits the GApplication; tests
+    ///   pass their own).
+    public init(options: ComposerOptions, trace: TraceWriter, quit: @escaping () -> Void) {
+        model = ComposerModel(text: options.initialText, caret: options.caret)
+        self.trace = trace
+        self.quit = quit
+        scheduler = SettleScheduler { [weak self] in self?.settle() }
+
+        ui.buffer.replaceAll(with: options.initialText)
+        gtk_text_buffer_set_modified(ui.buffer.pointer, 0)
+        let caret = model.selection.caret
+        ui.buffer.select(anchor: caret, caret: caret)
+
+        observeBuffer()
+        observeInputMethod()
+        routeKeys()
+        observeWindow()
+        onSignal(ui.sendButton, "clicked") { [weak self] in self?.send() }
+        gtk_widget_grab_focus(ui.textView)
+        // The first "text" event: the starting state, before "ready".
+        settle()
+    }
+
+    /// The top-level window (for `gtk_application_add_window` and tests).
+    public var window: UnsafeMutablePointer<GtkWidget> { ui.window }
+    public var textView: UnsafeMutablePointer<GtkWidget> { ui.textView }
+    public var sendButton: UnsafeMutablePointer<GtkWidget> { ui.sendButton }
+    public var counterText: String { string(fromBorrowed: gtk_label_get_text(opaque(ui.counterLabel))) }
+    public var sentMessagesShown: [String] { ui.messageList.shownTexts }
+    public var inputHeight: Int { ui.inputHeight }
+    public var inputLineHeight: Int { ui.lineHeight }
+    public var bufferText: String { ui.buffer.text }
+
+    public func present() {
+        gtk_window_present(cast(ui.window))
+    }
+
+    // MARK: Observing
+
+    private func observeBuffer() {
+        let buffer = ui.buffer
+        onTextInserted(buffer.pointer, after: true) { [weak self] end, text in
+            guard let self else { return }
+            // After the default handler the iter points just past the inserted text.
+            let length = text.unicodeScalars.count
+            model.applyInsert(at: offset(of: end) - length, text: text, origin: origins.current)
+            textChanged()
+        }
+        // Before the default handler, while the removed text can still be read.
+        onRangeDeleted(buffer.pointer, after: false) { [weak self] start, end in
+            guard let self else { return }
+            let range = min(offset(of: start), offset(of: end))..<max(offset(of: start), offset(of: end))
+            model.applyDelete(range: range, origin: origins.current)
+        }
+        onRangeDeleted(buffer.pointer, after: true) { [weak self] _, _ in self?.textChanged() }
+        let insertMark = gtk_text_buffer_get_insert(buffer.pointer)
+        let boundMark = gtk_text_buffer_get_selection_bound(buffer.pointer)
+        onMarkSet(buffer.pointer) { [weak self] mark in
+            guard let self, mark == insertMark || mark == boundMark else { return }
+            syncSelection()
+            scheduler.request()
+        }
+        // Undo and redo are buffer signals whose class handler does the work (run-last):
+        // a plain handler runs before it, an "after" handler once it is done.
+        for (signal, origin) in [("undo", EditOrigin.undo), ("redo", .redo)] {
+            onSignal(buffer.pointer, signal) { [weak self] in self?.origins.begin(origin) }
+            onSignal(buffer.pointer, signal, after: true) { [weak self] in self?.origins.end(origin) }
+        }
+        // GTK4 pastes asynchronously: paste-clipboard starts it, paste-done ends it.
+        onSignal(ui.textView, "paste-clipboard") { [weak self] in self?.origins.pasteInFlight = true }
+        onPointerSignal(buffer.pointer, "paste-done") { [weak self] _ in
+            self?.origins.pasteInFlight = false
+        }
+        observeDrops()
+    }
+
+    /// A drop inserts inside the text view's own GtkDropTarget "drop" handler, which stops
+    /// the emission; an emission hook sees it first.
+    private func observeDrops() {
+        guard let target = controller(of: ui.textView, type: gtk_drop_target_get_type()) else { return }
+        observeEmissions(of: "drop", definedOn: gtk_drop_target_get_type(), instance: target) { [weak self] _ in
+            self?.origins.holdUntilSettle(.drop)
+        }
+    }
+
+    private func observeInputMethod() {
+        guard let context = InputMethodContext(textView: ui.textView) else { return }
+        inputMethod = context
+        context.observe { [weak self] event in self?.handle(event) }
+    }
+
+    private func handle(_ event: InputMethodEvent) {
+        switch event {
+        case .preeditStart:
+            model.preeditStarted()
+            trace.emit(.preeditStart)
+        case .preeditChanged(let preedit):
+            let converted = Preedit(preedit)
+            model.preeditChanged(converted)
+            trace.emit(.preedit(converted))
+        case .preeditEnd:
+            model.preeditEnded()
+            trace.emit(.preeditEnd)
+        case .commitWillInsert(let text):
+            trace.emit(.commit(text))
+            origins.begin(.imCommit)
+        case .commitDidInsert:
+            origins.end(.imCommit)
+        case .retrieveSurrounding:
+            trace.emit(.surroundingRetrieve)
+        case .deleteSurrounding(let offset, let count):
+            trace.emit(.surroundingDelete(offset: offset, count: count))
+            origins.holdUntilSettle(.deleteSurrounding)
+        }
+        refreshControls()
+        scheduler.request()
+    }
+
+    private func textChanged() {
+        syncSelection()
+        scheduler.request()
+    }
+
+    private func syncSelection() {
+        let selection = ui.buffer.selection
+        model.setSelection(anchor: selection.anchor, caret: selection.caret)
+    }
+
+    // MARK: Keys
+
+    /// One capture-phase router: the input method sees a routed key first; only a key it
+    /// did not consume is ours. Every other key goes untouched to the text view, which
+    /// filters it through the IM itself (filtering twice would type it twice).
+    private func routeKeys() {
+        captureKeyPresses(on: ui.textView) { [weak self] key in
+            guard let self else { return false }
+            origins.reset()
+            guard let command = KeyCommand(keyName: key.name, shift: key.shift) else {
+                trace.emit(.key(keyval: key.name, consumed: nil))
+                return false
+            }
+            let consumed = inputMethodConsumes(key, textView: ui.textView)
+            trace.emit(.key(keyval: key.name, consumed: consumed))
+            // Enter while composing confirms the composition and never sends.
+            guard !consumed else { return true }
+            switch command {
+            case .send: send()
+            case .newline: insertNewline()
+            }
+            return true
+        }
+    }
+
+    private func insertNewline() {
+        origins.during(.key) { ui.buffer.insertAtCaret("\n") }
+        gtk_text_view_scroll_mark_onscreen(cast(ui.textView), gtk_text_buffer_get_insert(ui.buffer.pointer))
+    }
+
+    // MARK: Settle and effects
+
+    /// Brings the model up to date and runs the controllers in their fixed order; their
+    /// trace events come before the "text" event of the same settle.
+    private func settle() {
+        syncSelection()
+        resyncIfDiverged()
+        for event in pipeline.settle(model) { trace.emit(event) }
+        origins.reset()
+        refreshControls()
+    }
+
+    /// The model mirrors the buffer edit by edit; if they ever disagree (a change we could
+    /// not observe), the buffer wins, recorded as a program edit so the log stays whole.
+    private func resyncIfDiverged() {
+        guard ui.buffer.characterCount != model.document.scalarCount else { return }
+        let bufferText = ui.buffer.text
+        model.applyDelete(range: 0..<model.document.scalarCount, origin: .program)
+        model.applyInsert(at: 0, text: bufferText, origin: .program)
+        syncSelection()
+    }
+
+    private func refreshControls() {
+        gtk_widget_set_sensitive(ui.sendButton, model.canSend ? 1 : 0)
+        gtk_label_set_text(opaque(ui.counterLabel), String(model.document.graphemeCount))
+    }
+
+    /// Sends the committed text if the core says so; never while composing.
+    public func send() {
+        scheduler.settleNow()
+        guard case .send(let text) = model.sendDecision() else {
+            gtk_widget_error_bell(ui.textView)
+            return
+        }
+        ui.messageList.append(text)
+        trace.emit(.send(text))
+        origins.during(.program) { ui.buffer.clearIrreversibly() }
+        scheduler.settleNow()
+    }
+
+    // MARK: Window, focus, exit
+
+    private func observeWindow() {
+        observeFocus(of: ui.textView) { [weak self] focused in
+            guard let self else { return }
+            trace.emit(.focus(in: focused))
+            if !focused { scheduler.settleNow() }
+            announceReadyIfFocused()
+        }
+        onNotify(ui.window, property: "is-active") { [weak self] in self?.announceReadyIfFocused() }
+        onSignal(ui.window, "realize", after: true) { [weak self] in self?.ui.applyInputSizing() }
+        onBoolSignal(ui.window, "close-request") { [weak self] in
+            self?.exit(reason: .close)
+            return false
+        }
+        captureKeyPresses(on: ui.window) { [weak self] key in
+            guard key.control, key.name.lowercased() == "q" else { return false }
+            self?.exit(reason: .ctrlQ)
+            return true
+        }
+    }
+
+    /// "ready" once the window is shown and the input has keyboard focus. It is posted to
+    /// the main queue: it then comes after the focus event is fully handled, and a session
+    /// that reaches "ready" has proven the GLib ↔ libdispatch bridge works.
+    private func announceReadyIfFocused() {
+        guard !readyAnnounced, gtk_widget_has_focus(ui.textView) != 0 else { return }
+        readyAnnounced = true
+        let trace = MainThreadBox(value: trace)
+        DispatchQueue.main.async { trace.value.emit(.ready) }
+    }
+
+    /// Final settle, the exit event, then quit. Idempotent: closing after Ctrl+Q is one exit.
+    public func exit(reason: ExitReason) {
+        guard !exited else { return }
+        exited = true
+        scheduler.settleNow()
+        trace.emit(.exit(text: model.text, caret: model.selection.caret,
+                         preedit: model.preedit?.text ?? "", reason: reason))
+        quit()
+    }
+
+    /// Destroys the window (tests create and destroy many).
+    public func destroy() {
+        scheduler.cancelPending()
+        gtk_window_destroy(cast(ui.window))
+    }
+}
+
+/// The first controller of `type` among a widget's own event controllers.
+private func controller(of widget: UnsafeMutablePointer<GtkWidget>, type: GType) -> UnsafeMutableRawPointer? {
+    let controllers = gtk_widget_observe_controllers(widget)!
+    defer { g_object_unref(controllers.rawPointer) }
+    for index in 0..<g_list_model_get_n_items(controllers) {
+        guard let item = g_list_model_get_item(controllers, index) else { continue }
+        g_object_unref(item)  // the widget keeps its controllers alive
+        if isInstance(item, of: type) { return item }
+    }
+    return nil
+}

@@ -1,0 +1,39 @@
+import ComposerCore
+
+/// Attributes each buffer change to what caused it.
+///
+/// GtkTextBuffer reports *that* text changed, never *why*. The cause is known just before:
+/// an IM commit or delete-surrounding emission (seen by emission hooks), an undo/redo
+/// signal, a paste in flight, a drop, or our own programmatic edit. Whatever changes the
+/// buffer with none of those in force came from a key the text view handled itself
+/// (Backspace, Delete, a newline).
+final class EditOriginTracker {
+    /// An origin whose end we observe (commit, undo, redo, program).
+    private var scoped: [EditOrigin] = []
+    /// An origin whose end we cannot observe (delete-surrounding, drop): it holds until the
+    /// next key press or settle, whichever comes first.
+    private var untilSettle: EditOrigin?
+    /// GTK4 pastes asynchronously: from paste-clipboard until the buffer's paste-done.
+    var pasteInFlight = false
+
+    var current: EditOrigin {
+        scoped.last ?? (pasteInFlight ? .paste : nil) ?? untilSettle ?? .key
+    }
+
+    func begin(_ origin: EditOrigin) { scoped.append(origin) }
+
+    func end(_ origin: EditOrigin) {
+        if let index = scoped.lastIndex(of: origin) { scoped.remove(at: index) }
+    }
+
+    func during<T>(_ origin: EditOrigin, _ body: () -> T) -> T {
+        begin(origin)
+        defer { end(origin) }
+        return body()
+    }
+
+    func holdUntilSettle(_ origin: EditOrigin) { untilSettle = origin }
+
+    /// A new key press or a settle ends any origin we could not see the end of.
+    func reset() { untilSettle = nil }
+}

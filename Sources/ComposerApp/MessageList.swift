@@ -1,0 +1,72 @@
+import CGtk
+import GtkBinding
+
+/// The sent messages, newest at the bottom, pinned there while the user is at the bottom.
+///
+/// Messages are shown with `gtk_label_set_text`, never markup: `<b>` stays `<b>`.
+final class MessageList {
+    let scrolledWindow: UnsafeMutablePointer<GtkWidget>
+    private let listBox: UnsafeMutablePointer<GtkWidget>
+    private let adjustment: UnsafeMutablePointer<GtkAdjustment>
+    /// Whether the view follows new messages: true until the user scrolls up.
+    private(set) var isPinnedToBottom = true
+    private(set) var messages: [String] = []
+
+    init() {
+        listBox = gtk_list_box_new()
+        gtk_list_box_set_selection_mode(opaque(listBox), GTK_SELECTION_NONE)
+        gtk_widget_add_css_class(listBox, "messages")
+        scrolledWindow = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_policy(opaque(scrolledWindow), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(opaque(scrolledWindow), listBox)
+        gtk_widget_set_vexpand(scrolledWindow, 1)
+        adjustment = gtk_scrolled_window_get_vadjustment(opaque(scrolledWindow))
+        observeScrolling()
+    }
+
+    func append(_ text: String) {
+        messages.append(text)
+        let label = gtk_label_new(nil)!
+        gtk_label_set_text(opaque(label), text)
+        gtk_label_set_use_markup(opaque(label), 0)
+        gtk_label_set_wrap(opaque(label), 1)
+        gtk_label_set_wrap_mode(opaque(label), PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_xalign(opaque(label), 0)
+        gtk_label_set_selectable(opaque(label), 1)
+        gtk_widget_add_css_class(label, "message")
+        gtk_list_box_append(opaque(listBox), label)
+    }
+
+    /// The label texts as the user sees them (for tests: proves nothing was interpreted).
+    var shownTexts: [String] {
+        var texts: [String] = []
+        var row = gtk_widget_get_first_child(listBox)
+        while let current = row {
+            if let label = gtk_list_box_row_get_child(cast(current)) {
+                texts.append(string(fromBorrowed: gtk_label_get_text(opaque(label))))
+            }
+            row = gtk_widget_get_next_sibling(current)
+        }
+        return texts
+    }
+
+    private var bottomValue: Double {
+        gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
+    }
+
+    private func observeScrolling() {
+        let adjustment = self.adjustment
+        // The user scrolling decides whether we follow; our own scrolling keeps it true.
+        onSignal(adjustment, "value-changed") { [weak self] in
+            guard let self else { return }
+            isPinnedToBottom = gtk_adjustment_get_value(adjustment) >= bottomValue - 1
+        }
+        // New content (or a smaller page when the input grows) moves the bottom.
+        let follow: () -> Void = { [weak self] in
+            guard let self, isPinnedToBottom else { return }
+            gtk_adjustment_set_value(adjustment, bottomValue)
+        }
+        onNotify(adjustment, property: "upper", follow)
+        onNotify(adjustment, property: "page-size", follow)
+    }
+}
