@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+import ComposerCore
+import TestHarness
+
+/// The harness itself, against the real programs (Xvfb, dbus-daemon, ibus-daemon, xdotool).
+/// A missing program fails the test with a pointer to scripts/install-deps.sh; nothing is skipped.
+@Suite(.serialized)
+struct HarnessSelfTests {
+
+    @Test(.timeLimit(.minutes(2)))
+    func ibusAnthyStartsUnderXvfbWithPrivateDBus() throws {
+        try Prerequisites.require(Prerequisites.x11 + Prerequisites.ibus)
+        try Prerequisites.requireIBusEngine("anthy")
+        let session = try TestSession(name: "self-ibus")
+        defer { session.stop() }
+
+        let xvfb = try Xvfb.start(in: session)
+        #expect(xvfb.display.hasPrefix(":"))
+        #expect(session.environment["DISPLAY"] == xvfb.display)
+        try session.runChecked("xdpyinfo")
+
+        let dbus = try DBusSession.start(in: session)
+        #expect(dbus.address.hasPrefix("unix:"))
+        #expect(session.environment["DBUS_SESSION_BUS_ADDRESS"] == dbus.address)
+
+        let env = session.environment
+        #expect(env["PATH"]?.hasPrefix("/usr/bin:/bin:") == true)
+        #expect(env["GSETTINGS_BACKEND"] == "keyfile")
+        #expect(env["HOME"] == session.home.path)
+        #expect(env["XDG_CONFIG_HOME"] == session.configHome.path)
+        let runtimeMode = try FileManager.default.attributesOfItem(atPath: session.runtimeDir.path)[.posixPermissions] as? Int
+        #expect(runtimeMode == 0o700)
+
+        let ibus = try IBus.startAnthy(session)
+        #expect(try ibus.currentEngine() == "anthy")
+        #expect(try session.runChecked("ibus", ["engine"]).output == "anthy")
+        // The option went to the private keyfile, not to a real dconf.
+        #expect(try IBus.gsettingsGet(session, schema: "org.freedesktop.ibus.engine.anthy.common", key: "input-mode") == "0")
+        let keyfile = session.configHome.appendingPathComponent("glib-2.0/settings/keyfile")
+        #expect(FileManager.default.fileExists(atPath: keyfile.path))
+
+        let helpers = [xvfb.process, dbus.process, ibus.process]
+        session.stop()
+        session.stop()  // idempotent
+        for p in helpers {
+            #expect(!p.isRunning, "\(p.name) still running after stop()")
+        }
+        #expect(processesCarrying(marker: session.id).isEmpty, "processes of the session survived stop()")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func hangulSettingsAreWrittenBeforeTheDaemonStarts() throws {
+        try Prerequisites.require(Prerequisites.x11 + Prerequisites.ibus)
+        try Prerequisites.requireIBusEngine("hangul")
+        let session = try TestSession(name: "self-hangul")
+        defer { session.stop() }
+        _ = try Xvfb.start(in: session)
+        _ = try DBusSession.start(in: session)
+        let ibus = try IBus.startHangul(session)
+        #expect(try ibus.currentEngine() == "hangul")
+        let schema = "org.freedesktop.ibus.engine.hangul"
+        #expect(try IBus.gsettingsGet(session, schema: schema, key: "initial-input-mode") == "'hangul'")
+        #expect(try IBus.gsettingsGet(session, schema: schema, key: "use-event-forwarding") == "false")
+    }
+
+    /// xdotool against a real X client: xev prints the key events it receives.
+    @Test(.timeLimit(.minutes(1)))
+    func xdotoolFindsFocusesAndTypesIntoAWindow() throws {
+        try Prerequisites.require(Prerequisites.x11 + ["xev"] + Prerequisites.screenshots)
+        let session = try TestSession(name: "self-xdotool")
+        defer { session.stop() }
+        _ = try Xvfb.start(in: session)
+        let xev = try session.launch("xev", executable: "xev", arguments: ["-event", "keyboard", "-event", "focus"])
+        let xdo = XDoTool(session: session)
+        let window = try xdo.waitForWindow(pid: xev.pid, name: "Event Tester", process: xev)
+        try xdo.focus(window)
+        #expect(try xdo.focusedWindow() == window)
+        try xdo.key(["a"])
+        try xdo.type("z")
+        _ = try Wait.until("xev to report keysym z", timeout: .seconds(10), diagnostics: { xev.diagnostics() }) {
+            xev.stdout.contains("(keysym 0x7a, z)")
+        }
+        #expect(xev.stdout.contains("(keysym 0x61, a)"))
+        let png = try Screenshot.capture(session: session, path: session.directory.appendingPathComponent("shot.png"))
+        let size = (try FileManager.default.attributesOfItem(atPath: png.path)[.size] as? Int) ?? 0
+        #expect(size > 100)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func traceLogSeesLinesWrittenConcurrently() throws {
+        let session = try TestSession(name: "self-trace")
+        defer { session.stop() }
+        let url = session.directory.appendingPathComponent("trace.jsonl")
+        let trace = TraceLog(url: url)  // the file does not exist yet
+        #expect(trace.events.isEmpty)
+
+        let writer = Thread {
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+            guard let h = try? FileHandle(forWritingTo: url) else { return }
+            defer { try? h.close() }
+            func write(_ s: String) {
+                h.write(Data(s.utf8))
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            write(#"{"ev":"start","t":0}"# + "\n")
+            write(#"{"ev":"preedit","t":5,"text":"こ","cursor":1,"segments":[[0,1,["underline"]]]}"# + "\n")
+            // A line arriving in two pieces must not be parsed half-way.
+            write(#"{"ev":"commit","t":9,"#)
+            write(#""text":"子猫"}"# + "\n")
+            for i in 0..<5 { write(#"{"ev":"key","t":\#(10 + i),"keyval":\#(65 + i)}"# + "\n") }
+            write(#"{"ev":"exit","t":99,"text":"子猫","caret":2,"preedit":"","reason":"sigterm"}"# + "\n")
+        }
+        writer.start()
+
+        let commit = try trace.waitFor("the commit of 子猫") { $0["ev"]?.stringValue == "commit" }
+        #expect(commit["text"]?.stringValue == "子猫")
+        let exit = try trace.waitFor(event: "exit", timeout: .seconds(10))
+        #expect(exit["reason"]?.stringValue == "sigterm")
+
+        #expect(trace.events.count == 9)
+        #expect(trace.events(named: "key").compactMap { $0["keyval"]?.intValue } == [65, 66, 67, 68, 69])
+        #expect(trace.lines[2] == #"{"ev":"commit","t":9,"text":"子猫"}"#)
+        #expect(trace.events(named: "preedit").first?["segments"]?.arrayValue?.count == 1)
+        #expect(trace.malformedLines.isEmpty)
+        // waitForNext only looks after the previous match.
+        let firstKey = try trace.waitFor(event: "key")
+        #expect(firstKey["keyval"]?.intValue == 65)
+        let secondKey = try trace.waitForNext("the next key") { $0["ev"]?.stringValue == "key" }
+        #expect(secondKey["keyval"]?.intValue == 66)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func timeoutErrorNamesWhatWasAwaited() throws {
+        let session = try TestSession(name: "self-timeout")
+        defer { session.stop() }
+        let url = session.directory.appendingPathComponent("trace.jsonl")
+        try Data((#"{"ev":"start","t":0}"# + "\n").utf8).write(to: url)
+        let trace = TraceLog(url: url)
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = #expect(throws: HarnessError.self) {
+            try trace.waitFor("the unicorn event", timeout: .milliseconds(300)) { $0["ev"]?.stringValue == "unicorn" }
+        }
+        let elapsed = clock.now - started
+        let message = error?.description ?? ""
+        #expect(message.contains("timed out"))
+        #expect(message.contains("the unicorn event"))
+        #expect(message.contains(#"{"ev":"start","t":0}"#), "the error shows the last trace lines")
+        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(5))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func waitFailsFastWhenTheWatchedProcessExits() throws {
+        let session = try TestSession(name: "self-failfast")
+        defer { session.stop() }
+        let url = session.directory.appendingPathComponent("trace.jsonl")
+        let p = try session.launch("dying-app", executable: "/bin/sh",
+                                   arguments: ["-c", "echo '{\"ev\":\"start\",\"t\":0}' > '\(url.path)'; echo 'boom: no display' >&2; exit 3"])
+        let trace = TraceLog(url: url, watching: p)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = #expect(throws: HarnessError.self) {
+            try trace.waitFor("the ready event", timeout: .seconds(20)) { $0["ev"]?.stringValue == "ready" }
+        }
+        #expect(clock.now - started < .seconds(10), "did not wait for the full timeout")
+        let message = error?.description ?? ""
+        #expect(message.contains("exited before the trace showed the ready event"))
+        #expect(message.contains("boom: no display"), "the error shows the process's stderr")
+        #expect(message.contains("status 3"))
+        #expect(try p.waitForExit() == 3)
+        // An event written just before exit is still found.
+        #expect(try trace.waitFor(event: "start")["t"]?.intValue == 0)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func appProcessReportsSignalsAndExitCodes() throws {
+        let session = try TestSession(name: "self-process")
+        defer { session.stop() }
+        let sleeper = try session.launch("sleeper", executable: "sleep", arguments: ["60"])
+        #expect(sleeper.isRunning)
+        sleeper.terminate(signal: SIGTERM)
+        #expect(try sleeper.waitForExit(timeout: .seconds(5)) == 128 + SIGTERM)
+        #expect(sleeper.wasSignaled)
+
+        let r = try session.run("sh", ["-c", "echo out; echo err >&2; exit 7"])
+        #expect(r.status == 7 && r.output == "out" && r.stderr == "err\n")
+
+        let error = #expect(throws: HarnessError.self) {
+            try session.run("sleep", ["30"], timeout: .milliseconds(200))
+        }
+        #expect(error?.description.contains("timed out") == true)
+
+        let missing = #expect(throws: HarnessError.self) {
+            try session.launch("nope", executable: "definitely-not-installed-tool")
+        }
+        #expect(missing?.description.contains("scripts/install-deps.sh") == true)
+        #expect(session.failed, "a harness error keeps the session directory for inspection")
+        session.failed = false  // provoked on purpose: let stop() clean up
+        session.stop()
+        #expect(!FileManager.default.fileExists(atPath: session.directory.path))
+    }
+}
+
+/// PIDs whose environment carries the session marker.
+func processesCarrying(marker id: String) -> [Int32] {
+    let marker = Array("\(TestSession.markerVariable)=\(id)".utf8)
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { entry -> Int32? in
+        guard let pid = Int32(entry),
+              let data = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { return nil }
+        // Zombies have an empty environ; they are already dead.
+        return data.split(separator: 0).contains { $0.elementsEqual(marker) } ? pid : nil
+    }
+}

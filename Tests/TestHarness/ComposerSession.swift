@@ -1,0 +1,170 @@
+import Foundation
+import ComposerCore
+
+/// Which input method the app gets.
+public enum InputMethodKind: String, Sendable, CaseIterable {
+    /// ibus-daemon with ibus-anthy in hiragana mode (`GTK_IM_MODULE=ibus`).
+    case ibusAnthy
+    /// ibus-daemon with ibus-hangul in Hangul mode (`GTK_IM_MODULE=ibus`).
+    case ibusHangul
+    /// GTK's built-in simple context (`GTK_IM_MODULE=gtk-im-context-simple`), no daemon.
+    case gtkSimple
+
+    var gtkIMModule: String {
+        switch self {
+        case .ibusAnthy, .ibusHangul: return "ibus"
+        case .gtkSimple: return "gtk-im-context-simple"
+        }
+    }
+
+    /// A key the engine composes into a known preedit, and the key that empties the
+    /// preedit again without committing: used to prove the engine is attached.
+    var probe: (key: String, preedit: String, cancelKey: String)? {
+        switch self {
+        case .ibusAnthy: return ("a", "あ", "Escape")
+        case .ibusHangul: return ("r", "ㄱ", "BackSpace")
+        case .gtkSimple: return nil
+        }
+    }
+
+    var ibusEngine: String? {
+        switch self {
+        case .ibusAnthy: return "anthy"
+        case .ibusHangul: return "hangul"
+        case .gtkSimple: return nil
+        }
+    }
+}
+
+/// The whole end-to-end setup in one call: Xvfb, D-Bus, IBus (for IBus kinds), then
+/// `ime-composer --trace <session>/trace.jsonl <extra args>` with the IM module set, its
+/// window found and focused (`windowfocus --sync`), the trace's `{"ev":"ready"}` seen and,
+/// for IBus, the engine selected (after focus, as the recipe requires).
+///
+///     let cs = try ComposerSession(.ibusAnthy)
+///     defer { cs.stop() }
+///     try cs.xdotool.key(["k", "o"])
+///     let commit = try cs.trace.waitFor(event: "commit")
+public final class ComposerSession: @unchecked Sendable {
+    public static let windowTitle = "IME Composer"
+
+    public let kind: InputMethodKind
+    public let session: TestSession
+    public let xvfb: Xvfb
+    public let dbus: DBusSession
+    public let ibus: IBus?
+    public let app: AppProcess
+    public let trace: TraceLog
+    public let xdotool: XDoTool
+    /// X window id of the composer window.
+    public let window: String
+    public var traceURL: URL { trace.url }
+
+    /// - Parameters:
+    ///   - arguments: extra `ime-composer` arguments (e.g. `["--text", "abc", "--caret", "1"]`).
+    ///   - environment: extra environment for the app only.
+    ///   - binary: the executable (default `ComposerBinary.path`).
+    public init(_ kind: InputMethodKind, arguments: [String] = [], environment: [String: String] = [:],
+                binary: String? = nil, name: String? = nil, timeout: Duration = .seconds(30)) throws {
+        try Prerequisites.require(Prerequisites.x11 + (kind.ibusEngine != nil ? Prerequisites.ibus : []))
+        if let engine = kind.ibusEngine { try Prerequisites.requireIBusEngine(engine) }
+        let binary = try binary ?? ComposerBinary.path
+
+        self.kind = kind
+        let session = try TestSession(name: name ?? kind.rawValue)
+        self.session = session
+        do {
+            xvfb = try Xvfb.start(in: session)
+            dbus = try DBusSession.start(in: session)
+            switch kind {
+            case .ibusAnthy: ibus = try IBus.startAnthy(session, selectEngine: false)
+            case .ibusHangul: ibus = try IBus.startHangul(session, selectEngine: false)
+            case .gtkSimple: ibus = nil
+            }
+            let traceURL = session.directory.appendingPathComponent("trace.jsonl")
+            var env = environment
+            env["GTK_IM_MODULE"] = kind.gtkIMModule
+            env["GDK_BACKEND"] = env["GDK_BACKEND"] ?? "x11"
+            if kind.ibusEngine != nil { env["XMODIFIERS"] = env["XMODIFIERS"] ?? "@im=ibus" }
+            app = try session.launch("ime-composer", executable: binary,
+                                     arguments: ["--trace", traceURL.path] + arguments, environment: env)
+            trace = TraceLog(url: traceURL, watching: app)
+            xdotool = XDoTool(session: session)
+            window = try xdotool.waitForWindow(pid: app.pid, name: Self.windowTitle, process: app, timeout: timeout)
+            try xdotool.focus(window)
+            try trace.waitFor(event: "ready", timeout: timeout)
+            if let ibus, let engine = kind.ibusEngine {
+                try ibus.setEngine(engine, timeout: timeout)
+                try waitUntilEngineAnswers()
+            }
+        } catch {
+            session.markFailed()
+            session.stop()
+            throw error
+        }
+    }
+
+    /// Types the kind's probe key until the engine shows its preedit, then cancels it.
+    ///
+    /// `ibus engine X` returns before the engine is attached to the app's input context;
+    /// keys sent in between are lost or reordered (seen here: こねこ became おね…). The only
+    /// reliable sign that the engine is attached is the engine answering, so ask it.
+    /// Fails if the probe committed anything: the test would start from dirty text.
+    private func waitUntilEngineAnswers() throws {
+        guard let probe = kind.probe else { return }
+        var answered = false
+        for _ in 0..<8 where !answered {
+            let start = trace.entries.count
+            try xdotool.key([probe.key])
+            answered = (try? trace.waitFor("the engine's probe preedit \(probe.preedit)",
+                                           timeout: .milliseconds(1500), from: start) {
+                $0["ev"]?.stringValue == "preedit" && ($0["text"]?.stringValue ?? "").contains(probe.preedit)
+            }) != nil
+        }
+        guard answered else {
+            throw session.failure("the \(kind.rawValue) engine never answered the probe key \(probe.key)")
+        }
+        let cancelFrom = trace.entries.count
+        try xdotool.key([probe.cancelKey])
+        try trace.waitFor("the probe preedit to end", from: cancelFrom) {
+            $0["ev"]?.stringValue == "preedit-end"
+        }
+        try restoreTextAfterProbe()
+        probeEndIndex = trace.entries.count
+    }
+
+    /// Keys sent before the engine was attached come back unconsumed and GTK types them
+    /// raw ("a"): delete them again so the test starts from the text it asked for.
+    private func restoreTextAfterProbe() throws {
+        let texts = trace.events(named: "text").compactMap { $0["text"]?.stringValue }
+        guard let initial = texts.first, let current = texts.last, current != initial else { return }
+        let extra = current.unicodeScalars.count - initial.unicodeScalars.count
+        guard extra > 0 else {
+            throw session.failure("the engine probe changed the text from \(initial) to \(current)")
+        }
+        let from = trace.entries.count
+        try xdotool.key(Array(repeating: "BackSpace", count: extra))
+        try trace.waitFor("the text to be back to \(initial) after the probe", from: from) {
+            $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == initial
+        }
+    }
+
+    /// Trace entries before this index belong to the engine probe, not to the test.
+    public private(set) var probeEndIndex = 0
+
+    /// Screenshot of the display into the session directory (kept if the session fails).
+    @discardableResult
+    public func screenshot(_ name: String = "screen") throws -> URL {
+        try Screenshot.capture(session: session, path: session.directory.appendingPathComponent(name + ".png"))
+    }
+
+    /// Sends `signal` to the app and waits for it to exit; returns its exit status.
+    @discardableResult
+    public func terminateApp(signal sig: Int32 = SIGTERM, timeout: Duration = .seconds(10)) throws -> Int32 {
+        app.terminate(signal: sig)
+        return try app.waitForExit(timeout: timeout)
+    }
+
+    /// Stops the app and every helper; safe to call twice.
+    public func stop() { session.stop() }
+}

@@ -1,0 +1,228 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private, throw-away desktop session for one test: temp dir with its own HOME and XDG
+/// dirs, the environment for child processes, and every process started for it.
+///
+///     let session = try TestSession(name: "anthy")
+///     defer { session.stop() }
+///
+/// `stop()` kills everything it started, in reverse order (then any leftover descendant that
+/// still carries this session's marker variable), and is safe to call more than once.
+/// The directory is removed by `stop()` unless a harness error was raised for this session,
+/// `keepArtifacts` is true, or IME_HARNESS_KEEP=1 is set in the test's environment.
+public final class TestSession: @unchecked Sendable {
+    public let id: String
+    public let directory: URL
+    public let home: URL
+    public let configHome: URL
+    public let cacheHome: URL
+    public let dataHome: URL
+    public let runtimeDir: URL
+    /// Where child stdout/stderr logs go.
+    public let logDirectory: URL
+
+    private let lock = NSLock()
+    private var _display: String?
+    private var _dbusAddress: String?
+    private var _extraEnvironment: [String: String] = [:]
+    private var processes: [AppProcess] = []
+    private var stopHooks: [() -> Void] = []
+    private var stopped = false
+    private var _failed = false
+    public var keepArtifacts = ProcessInfo.processInfo.environment["IME_HARNESS_KEEP"] == "1"
+
+    /// Environment variable set in every child; used by `stop()` to find stray descendants.
+    public static let markerVariable = "IME_HARNESS_SESSION"
+
+    public init(name: String = "session") throws {
+        let safe = String(name.map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(24))
+        var template = Array("/tmp/ime-harness-\(safe)-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw HarnessError("mkdtemp failed: errno \(errno)")
+        }
+        let root = String(cString: made)
+        directory = URL(fileURLWithPath: root, isDirectory: true)
+        id = (root as NSString).lastPathComponent
+        home = directory.appendingPathComponent("home", isDirectory: true)
+        configHome = directory.appendingPathComponent("config", isDirectory: true)
+        cacheHome = directory.appendingPathComponent("cache", isDirectory: true)
+        dataHome = directory.appendingPathComponent("data", isDirectory: true)
+        runtimeDir = directory.appendingPathComponent("runtime", isDirectory: true)
+        logDirectory = directory.appendingPathComponent("logs", isDirectory: true)
+        for dir in [home, configHome, cacheHome, dataHome, runtimeDir, logDirectory] {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+    }
+
+    deinit { stop() }
+
+    // MARK: state
+
+    /// ":N" once an X server was started for this session.
+    public var display: String? {
+        get { lock.withLock { _display } }
+        set { lock.withLock { _display = newValue } }
+    }
+    public var dbusAddress: String? {
+        get { lock.withLock { _dbusAddress } }
+        set { lock.withLock { _dbusAddress = newValue } }
+    }
+    /// Added to (and overriding) `environment`.
+    public var extraEnvironment: [String: String] {
+        get { lock.withLock { _extraEnvironment } }
+        set { lock.withLock { _extraEnvironment = newValue } }
+    }
+    /// True once a harness error was reported for this session (keeps the directory).
+    /// A test that provokes an error on purpose may reset it.
+    public var failed: Bool {
+        get { lock.withLock { _failed } }
+        set { lock.withLock { _failed = newValue } }
+    }
+    public func markFailed() { lock.withLock { _failed = true } }
+
+    /// The environment for every child process.
+    ///
+    /// Starts from the test's own environment minus anything that would reach the real
+    /// desktop (DISPLAY, WAYLAND_DISPLAY, the real session bus, IM variables), then sets
+    /// PATH=/usr/bin:/bin:<original PATH> (the pyenv python3 has no `gi`, which silently
+    /// breaks ibus-anthy), GSETTINGS_BACKEND=keyfile, LANG=C.UTF-8, NO_AT_BRIDGE=1, the
+    /// private HOME/XDG dirs, DISPLAY and DBUS_SESSION_BUS_ADDRESS when started.
+    public var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        for key in ["DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XAUTHORITY",
+                    "GTK_IM_MODULE", "QT_IM_MODULE", "XMODIFIERS", "SDL_IM_MODULE",
+                    "GDK_BACKEND", "LC_ALL", "LANGUAGE", "XDG_SESSION_TYPE",
+                    "GTK_MODULES", "DESKTOP_SESSION", "XDG_CURRENT_DESKTOP"] {
+            env.removeValue(forKey: key)
+        }
+        let original = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        env["PATH"] = "/usr/bin:/bin" + (original.isEmpty ? "" : ":" + original)
+        env["GSETTINGS_BACKEND"] = "keyfile"
+        env["LANG"] = "C.UTF-8"
+        env["NO_AT_BRIDGE"] = "1"
+        env["HOME"] = home.path
+        env["XDG_CONFIG_HOME"] = configHome.path
+        env["XDG_CACHE_HOME"] = cacheHome.path
+        env["XDG_DATA_HOME"] = dataHome.path
+        env["XDG_RUNTIME_DIR"] = runtimeDir.path
+        env[Self.markerVariable] = id
+        let (display, bus, extra) = lock.withLock { (_display, _dbusAddress, _extraEnvironment) }
+        if let display { env["DISPLAY"] = display }
+        if let bus { env["DBUS_SESSION_BUS_ADDRESS"] = bus }
+        env.merge(extra) { _, new in new }
+        return env
+    }
+
+    // MARK: processes
+
+    /// Starts a long-running child with the session environment (plus `environment`);
+    /// it is stopped by `stop()`.
+    public func launch(_ name: String, executable: String, arguments: [String] = [],
+                       environment extra: [String: String] = [:]) throws -> AppProcess {
+        try lock.withLock {
+            if stopped { throw HarnessError("session \(id) is already stopped; cannot launch \(name)") }
+        }
+        var env = environment
+        env.merge(extra) { _, new in new }
+        let process: AppProcess
+        do {
+            process = try AppProcess(name: name, executable: executable, arguments: arguments,
+                                     environment: env, logDirectory: logDirectory)
+        } catch {
+            markFailed()
+            throw error
+        }
+        lock.withLock { processes.append(process) }
+        return process
+    }
+
+    /// Runs a short command to completion with the session environment. Throws on timeout
+    /// (killing it) or if it cannot be started; a non-zero status is returned, not thrown.
+    @discardableResult
+    public func run(_ tool: String, _ arguments: [String] = [],
+                    environment extra: [String: String] = [:],
+                    timeout: Duration = .seconds(10)) throws -> CommandResult {
+        var env = environment
+        env.merge(extra) { _, new in new }
+        let dir = logDirectory.appendingPathComponent("commands", isDirectory: true)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let p = try AppProcess(name: (tool as NSString).lastPathComponent, executable: tool,
+                               arguments: arguments, environment: env, logDirectory: dir)
+        do {
+            try p.waitForExit(timeout: timeout)
+        } catch {
+            p.stop(grace: .milliseconds(500))
+            markFailed()
+            throw HarnessError("command timed out after \(Wait.format(timeout)): \(tool) \(arguments.joined(separator: " "))\n"
+                + p.diagnostics())
+        }
+        let result = CommandResult(status: p.exitStatus ?? -1, stdout: p.stdout, stderr: p.stderr)
+        try? FileManager.default.removeItem(at: p.stdoutURL)
+        try? FileManager.default.removeItem(at: p.stderrURL)
+        return result
+    }
+
+    /// Like `run` but throws (with stderr) unless the command exits 0.
+    @discardableResult
+    public func runChecked(_ tool: String, _ arguments: [String] = [],
+                           environment extra: [String: String] = [:],
+                           timeout: Duration = .seconds(10)) throws -> CommandResult {
+        let r = try run(tool, arguments, environment: extra, timeout: timeout)
+        guard r.succeeded else {
+            markFailed()
+            throw HarnessError("`\(tool) \(arguments.joined(separator: " "))` failed with status \(r.status)\n"
+                + "stdout:\n\(indent(r.stdout.isEmpty ? "<empty>" : r.stdout))\n"
+                + "stderr:\n\(indent(r.stderr.isEmpty ? "<empty>" : r.stderr))")
+        }
+        return r
+    }
+
+    /// Runs `body` during `stop()`, before the processes are killed (e.g. `ibus exit`).
+    public func onStop(_ body: @escaping () -> Void) {
+        lock.withLock { stopHooks.append(body) }
+    }
+
+    /// Records a failure (keeps the session directory) and returns the error to throw.
+    public func failure(_ message: String) -> HarnessError {
+        markFailed()
+        return HarnessError(message + "\n(session directory: \(directory.path))")
+    }
+
+    /// Stops everything this session started, newest first; idempotent.
+    public func stop() {
+        let state: ([() -> Void], [AppProcess])? = lock.withLock {
+            if stopped { return nil }
+            stopped = true
+            let r = (stopHooks, processes)
+            stopHooks = []; processes = []
+            return r
+        }
+        guard let (hooks, procs) = state else { return }
+        for hook in hooks.reversed() { hook() }
+        for p in procs.reversed() { p.stop() }
+        killStragglers()
+        if !keepArtifacts && !failed {
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    /// SIGKILLs any process whose environment carries this session's marker (descendants
+    /// that escaped their process group, e.g. D-Bus activated services).
+    private func killStragglers() {
+        let marker = Array("\(Self.markerVariable)=\(id)".utf8)
+        let me = getpid()
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return }
+        for entry in entries {
+            guard let pid = Int32(entry), pid != me, pid > 1 else { continue }
+            guard let data = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { continue }
+            for variable in data.split(separator: 0) where variable.elementsEqual(marker) {
+                _ = kill(pid, SIGKILL)
+                break
+            }
+        }
+    }
+}
