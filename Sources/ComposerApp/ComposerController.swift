@@ -48,8 +48,12 @@ public final class ComposerController {
     public var counterText: String { string(fromBorrowed: gtk_label_get_text(opaque(ui.counterLabel))) }
     public var sentMessagesShown: [String] { ui.messageList.shownTexts }
     public var inputHeight: Int { ui.inputHeight }
-    public var inputLineHeight: Int { ui.lineHeight }
     public var bufferText: String { ui.buffer.text }
+    public var messageListShowsNewest: Bool { ui.messageList.isScrolledToBottom }
+    public var inputMaximumHeight: Int { Int(gtk_scrolled_window_get_max_content_height(opaque(ui.inputScroller))) }
+
+    /// Settles now (tests change the buffer directly and then want the effects).
+    public func settleNow() { scheduler.settleNow() }
 
     public func present() {
         gtk_window_present(cast(ui.window))
@@ -186,6 +190,7 @@ public final class ComposerController {
         for event in pipeline.settle(model) { trace.emit(event) }
         origins.reset()
         refreshControls()
+        ui.updateInputGrowth()
     }
 
     /// The model mirrors the buffer edit by edit; if they ever disagree (a change we could
@@ -225,8 +230,10 @@ public final class ComposerController {
             if !focused { scheduler.settleNow() }
             announceReadyIfFocused()
         }
+        onSignal(ui.textView, "map", after: true) { [weak self] in
+            MainLoop.idle { self?.ui.updateInputGrowth(); return false }
+        }
         onNotify(ui.window, property: "is-active") { [weak self] in self?.announceReadyIfFocused() }
-        onSignal(ui.window, "realize", after: true) { [weak self] in self?.ui.applyInputSizing() }
         onBoolSignal(ui.window, "close-request") { [weak self] in
             self?.exit(reason: .close)
             return false

@@ -68,21 +68,47 @@ final class ComposerWindow {
         gtk_window_set_child(cast(window), panel)
     }
 
-    /// Sizes the input to 1…6 lines of the text view's font (then it scrolls).
-    func applyInputSizing() {
-        let sizing = InputBarSizing(lineHeight: lineHeight, verticalPadding: 12)
-        gtk_scrolled_window_set_min_content_height(opaque(inputScroller), Int32(sizing.minHeight))
-        gtk_scrolled_window_set_max_content_height(opaque(inputScroller), Int32(sizing.maxHeight))
+    /// Lets the input grow with its content up to six display lines, then scroll.
+    /// Called at each settle: the text (and so its lines) may have changed.
+    func updateInputGrowth() {
+        // Asking an unallocated text view for line positions lays it out at width 0 and
+        // leaves it collapsed: measure only once it is on screen (the map handler calls us).
+        guard gtk_widget_get_mapped(textView) != 0, gtk_widget_get_width(textView) > 0 else { return }
+        let padding = Int(gtk_text_view_get_top_margin(cast(textView)) + gtk_text_view_get_bottom_margin(cast(textView)))
+        let cap = InputGrowth.maximumHeight(displayLineBottoms: displayLineBottoms(limit: 7),
+                                            verticalPadding: padding)
+        gtk_scrolled_window_set_max_content_height(opaque(inputScroller), Int32(cap ?? -1))
+        // A possible scrollbar makes the scrolled window at least a slider tall (~46 px,
+        // two lines): until the input is full it follows its content (NEVER); then it scrolls.
+        gtk_scrolled_window_set_policy(opaque(inputScroller), GTK_POLICY_NEVER,
+                                       cap == nil ? GTK_POLICY_NEVER : GTK_POLICY_AUTOMATIC)
     }
 
-    /// One line of the input's font, taking the tallest of Latin and CJK glyphs so a line
-    /// of Japanese fits as well as a line of English.
-    var lineHeight: Int {
-        let layout = gtk_widget_create_pango_layout(textView, "Ag漢字한")!
-        defer { g_object_unref(layout.rawPointer) }
-        var width: Int32 = 0, height: Int32 = 0
-        pango_layout_get_pixel_size(layout, &width, &height)
-        return max(Int(height), 1)
+    /// Bottom y of the first `limit` display lines (wrapped lines count separately), as
+    /// running sums of their heights: right after a change GTK has not validated the
+    /// layout yet and reports estimated y positions, but each line's height is exact.
+    private func displayLineBottoms(limit: Int) -> [Int] {
+        var iter = GtkTextIter()
+        gtk_text_buffer_get_start_iter(buffer.pointer, &iter)
+        var bottoms: [Int] = []
+        var location = GdkRectangle()
+        func addLine() {
+            gtk_text_view_get_iter_location(cast(textView), &iter, &location)
+            bottoms.append((bottoms.last ?? 0) + Int(location.height))
+        }
+        while bottoms.count < limit {
+            addLine()
+            if gtk_text_view_forward_display_line(cast(textView), &iter) != 0 { continue }
+            // GTK answers false at the last line, also when it moved onto a final empty line
+            // after a trailing newline; that line is shown, so it counts.
+            var previous = iter
+            if gtk_text_iter_is_end(&iter) != 0, gtk_text_iter_backward_char(&previous) != 0,
+               gtk_text_iter_get_char(&previous) == 0x0A, bottoms.count < limit {
+                addLine()
+            }
+            break
+        }
+        return bottoms
     }
 
     var inputHeight: Int { Int(gtk_widget_get_height(inputScroller)) }

@@ -50,6 +50,11 @@ final class MessageList {
         return texts
     }
 
+    /// Whether the newest message is in view (the scroll position is at the bottom).
+    var isScrolledToBottom: Bool {
+        gtk_adjustment_get_value(adjustment) >= bottomValue - 1
+    }
+
     private var bottomValue: Double {
         gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
     }

@@ -1,0 +1,149 @@
+import CGtk
+import ComposerApp
+import ComposerCore
+import Foundation
+import GtkBinding
+import Testing
+import TestHarness
+
+/// The composer in a real GTK window under Xvfb, typed into with real X key events
+/// (xdotool → X server → GTK → GtkIMContextSimple), observed through its trace, model and
+/// widgets.
+@MainActor
+@Suite(.serialized)
+struct ComposerWindowTests {
+
+    @Test func typingCommitsThroughTheInputMethodAndEnterSends() async throws {
+        let (composer, _) = try await GtkFixture.composer()
+        defer { GtkFixture.close(composer) }
+
+        try GtkFixture.xdotool.type("hello")
+        try await GtkFixture.wait("hello in the model") { composer.model.text == "hello" }
+        try await GtkFixture.wait("the settled text event") { composer.lastTextEvent?.text == "hello" }
+        #expect(composer.eventNames.filter { $0 == "commit" }.count == 5)
+        #expect(composer.counterText == "5")
+        #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
+
+        try GtkFixture.xdotool.key(["Return"])
+        try await GtkFixture.wait("the send event") { composer.eventNames.contains("send") }
+        #expect(composer.trace.emitted.contains(.send("hello")))
+        #expect(composer.trace.emitted.contains(.key(keyval: "Return", consumed: false)))
+        #expect(composer.sentMessagesShown == ["hello"])
+        #expect(composer.bufferText == "")
+        try await GtkFixture.wait("the emptied text event") { composer.lastTextEvent?.text == "" }
+        #expect(gtk_widget_get_sensitive(composer.sendButton) == 0, "nothing to send: Send is insensitive")
+    }
+
+    @Test func readyComesAfterFocusThroughTheMainQueue() async throws {
+        let (composer, _) = try await GtkFixture.composer()
+        defer { GtkFixture.close(composer) }
+        try await GtkFixture.wait("ready") { composer.eventNames.contains("ready") }
+        let names = composer.eventNames
+        let firstText = try #require(names.firstIndex(of: "text"))
+        let ready = try #require(names.firstIndex(of: "ready"))
+        #expect(firstText < ready, "one text event comes before ready: \(names)")
+        #expect(names.filter { $0 == "ready" }.count == 1)
+    }
+
+    @Test func shiftEnterBreaksTheLineAndDoesNotSend() async throws {
+        let (composer, _) = try await GtkFixture.composer()
+        defer { GtkFixture.close(composer) }
+        try GtkFixture.xdotool.type("a")
+        try GtkFixture.xdotool.key(["shift+Return"])
+        try GtkFixture.xdotool.type("b")
+        try await GtkFixture.wait("a newline b") { composer.model.text == "a\nb" }
+        #expect(!composer.eventNames.contains("send"))
+        let newline = composer.model.log.entries.compactMap { entry -> Edit? in
+            if case .edit(let edit) = entry, edit.inserted == "\n" { return edit } else { return nil }
+        }
+        #expect(newline.map(\.origin) == [.key])
+    }
+
+    @Test func editOriginsNameWhatChangedTheText() async throws {
+        let (composer, _) = try await GtkFixture.composer()
+        defer { GtkFixture.close(composer) }
+        try GtkFixture.xdotool.type("xy")
+        try await GtkFixture.wait("xy") { composer.model.text == "xy" }
+        try GtkFixture.xdotool.key(["BackSpace"])
+        try await GtkFixture.wait("x") { composer.model.text == "x" }
+        try GtkFixture.xdotool.key(["ctrl+z"])
+        try await GtkFixture.wait("undo back to xy") { composer.model.text == "xy" }
+        let edits = composer.model.log.entries.compactMap { entry -> Edit? in
+            if case .edit(let edit) = entry { return edit } else { return nil }
+        }
+        #expect(edits.map(\.origin) == [.imCommit, .imCommit, .key, .undo], "\(edits)")
+        #expect(edits[2].removed == "y" && edits[2].range == 1..<2)
+        #expect(edits[3].inserted == "y")
+    }
+
+    @Test func sentTextIsNeverMarkup() async throws {
+        let markup = "<b>bold</b> &amp; <span foreground='red'>red</span>"
+        let (composer, _) = try await GtkFixture.composer(
+            ComposerOptions(initialText: markup, profileDirectory: NSTemporaryDirectory()))
+        defer { GtkFixture.close(composer) }
+        composer.send()
+        #expect(composer.sentMessagesShown == [markup])
+        #expect(composer.trace.emitted.contains(.send(markup)))
+    }
+
+    @Test func theInputGrowsToSixLinesThenScrolls() async throws {
+        let (composer, _) = try await GtkFixture.composer()
+        defer { GtkFixture.close(composer) }
+        let buffer = gtk_text_view_get_buffer(cast(composer.textView))
+        func show(_ lines: Int) async throws -> Int {
+            gtk_text_buffer_set_text(buffer, (1...lines).map(String.init).joined(separator: "\n"), -1)
+            composer.settleNow()
+            var last = -1, stable = 0
+            // Layout is asynchronous: wait until the height holds still for a few frames.
+            try await GtkFixture.wait("the input height to settle for \(lines) lines") {
+                let height = composer.inputHeight
+                stable = height == last && height > 0 ? stable + 1 : 0
+                last = height
+                return stable >= 5
+            }
+            return last
+        }
+        let one = try await show(1)
+        let three = try await show(3)
+        let perLine = (three - one) / 2
+        #expect(perLine > 0, "three lines are taller than one (\(one) → \(three))")
+        #expect(one < 2 * perLine, "one line with its padding is under two lines: \(one) px, \(perLine) px a line")
+        let six = try await show(6)
+        #expect(abs(six - (one + 5 * perLine)) <= 2, "six lines: \(six) px")
+        let twenty = try await show(20)
+        #expect(abs(twenty - six) <= 2, "twenty lines stay six lines tall: \(twenty) px vs \(six) px")
+        let scroll = gtk_scrolled_window_get_vadjustment(opaque(gtk_widget_get_parent(composer.textView)))
+        #expect(gtk_adjustment_get_upper(scroll) > gtk_adjustment_get_page_size(scroll) + Double(perLine),
+                "the rest scrolls")
+        let back = try await show(2)
+        #expect(abs(back - (one + perLine)) <= 2, "and shrinks again: \(back) px")
+    }
+
+    @Test func theMessageListFollowsTheNewestMessage() async throws {
+        let (composer, _) = try await GtkFixture.composer()
+        defer { GtkFixture.close(composer) }
+        let buffer = gtk_text_view_get_buffer(cast(composer.textView))
+        for index in 1...40 {
+            gtk_text_buffer_set_text(buffer, "message \(index)", -1)
+            composer.send()
+        }
+        try await GtkFixture.wait("the list to scroll to the newest message") { composer.messageListShowsNewest }
+        #expect(composer.sentMessagesShown.count == 40)
+        #expect(composer.sentMessagesShown.last == "message 40")
+    }
+
+    @Test func exitSettlesThenWritesExitLastOnce() async throws {
+        let (composer, quit) = try await GtkFixture.composer()
+        defer { GtkFixture.close(composer) }
+        try GtkFixture.xdotool.type("bye")
+        try await GtkFixture.wait("bye in the model") { composer.model.text == "bye" }
+        try GtkFixture.xdotool.key(["ctrl+q"])
+        try await GtkFixture.wait("the exit event") { composer.eventNames.contains("exit") }
+        composer.exit(reason: .close)  // a later close is not a second exit
+        #expect(quit.count == 1)
+        #expect(composer.trace.emitted.last == .exit(text: "bye", caret: 3, preedit: "", reason: .ctrlQ))
+        #expect(composer.eventNames.filter { $0 == "exit" }.count == 1)
+        // The final settle came before exit: the last text event has the typed text.
+        #expect(composer.lastTextEvent?.text == "bye")
+    }
+}

@@ -1,0 +1,86 @@
+import CGtk
+import ComposerApp
+import ComposerCore
+import Foundation
+import GtkBinding
+import TestHarness
+
+/// One private Xvfb for this test process, GTK initialised on it with GTK's built-in input
+/// method, and helpers that pump the GLib loop while waiting on a condition.
+///
+/// Swift Testing's @MainActor tests are not on the process main thread on Linux, but GTK
+/// works if every GTK call stays on that one executor: every suite here is @MainActor and
+/// serialized.
+@MainActor
+enum GtkFixture {
+    private static var session: TestSession?
+    private(set) static var xdotool: XDoTool!
+
+    static func start() throws {
+        guard session == nil else { return }
+        try Prerequisites.require(Prerequisites.x11)
+        let session = try TestSession(name: "gtk-tests")
+        _ = try Xvfb.start(in: session)
+        setenv("DISPLAY", session.display!, 1)
+        setenv("GDK_BACKEND", "x11", 1)
+        setenv("GTK_IM_MODULE", "gtk-im-context-simple", 1)
+        setenv("GSETTINGS_BACKEND", "memory", 1)
+        setenv("NO_AT_BRIDGE", "1", 1)
+        guard gtk_init_check() != 0 else { throw HarnessError("gtk_init_check failed on \(session.display!)") }
+        Self.session = session
+        xdotool = XDoTool(session: session)
+        stopAtExit = session
+        atexit(stopSessionAtExit)
+    }
+
+    /// Pumps the GLib loop (and lets main-queue work run) until `condition` holds.
+    static func wait(_ what: String, timeoutMilliseconds: Int = 10_000,
+                     until condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(Double(timeoutMilliseconds) / 1000)
+        while !condition() {
+            guard Date() < deadline else { throw HarnessError("timed out waiting for \(what)") }
+            MainLoop.iterate(until: { false }, timeoutMilliseconds: 10)
+            await Task.yield()
+        }
+    }
+
+    /// A composer in a shown, focused window.
+    static func composer(_ options: ComposerOptions = ComposerOptions(profileDirectory: NSTemporaryDirectory()))
+        async throws -> (ComposerController, QuitRecorder) {
+        try start()
+        let quit = QuitRecorder()
+        let trace = try TraceWriter(path: NSTemporaryDirectory() + "gtk-test-\(UUID().uuidString).jsonl")
+        let composer = ComposerController(options: options, trace: trace) { quit.count += 1 }
+        composer.present()
+        try await wait("the window to map") { gtk_widget_get_mapped(composer.window) != 0 }
+        let window = try xdotool.waitForWindow(name: "IME Composer")
+        try xdotool.focus(window)
+        try await wait("focus in the text view") { gtk_widget_has_focus(composer.textView) != 0 }
+        return (composer, quit)
+    }
+
+    /// Destroys the composer's window and waits until GTK has finished with it.
+    static func close(_ composer: ComposerController) {
+        composer.destroy()  // the window pointer is gone after this: never touch it again
+        MainLoop.iterate(until: { false }, timeoutMilliseconds: 20)
+    }
+}
+
+nonisolated(unsafe) private var stopAtExit: TestSession?
+/// Stops the private Xvfb when the test process exits (nonisolated: atexit runs it on
+/// whatever thread calls exit).
+private let stopSessionAtExit: @convention(c) () -> Void = { stopAtExit?.stop() }
+
+/// Counts calls of the composer's quit callback.
+final class QuitRecorder { var count = 0 }
+
+extension ComposerController {
+    /// Names of the trace events emitted so far.
+    var eventNames: [String] { trace.emitted.map(\.name) }
+
+    var lastTextEvent: TextSnapshot? {
+        trace.emitted.reversed().lazy.compactMap { event -> TextSnapshot? in
+            if case .text(let snapshot) = event { return snapshot } else { return nil }
+        }.first
+    }
+}
