@@ -34,6 +34,26 @@ struct ComposerWindowTests {
         #expect(gtk_widget_get_sensitive(composer.sendButton) == 0, "nothing to send: Send is insensitive")
     }
 
+    @Test func sendIsInsensitiveWhileADeadKeyComposes() async throws {
+        let (composer, _) = try await GtkFixture.composer(
+            ComposerOptions(initialText: "caf", profileDirectory: NSTemporaryDirectory()))
+        defer { GtkFixture.close(composer) }
+        #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
+        // A layout with dead keys (US international: ' is dead_acute), as such a user has.
+        try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us", "-variant", "intl"])
+        MainLoop.iterate(until: { false }, timeoutMilliseconds: 100)
+        try await GtkFixture.xdotool(["key", "dead_acute"])
+        try await GtkFixture.wait("the dead key's preedit") { composer.model.isComposing }
+        #expect(gtk_widget_get_sensitive(composer.sendButton) == 0, "no Send while composing")
+        #expect(composer.model.text == "caf", "the buffer never holds preedit")
+        try await GtkFixture.xdotool(["key", "e"])
+        try await GtkFixture.wait("é committed") { composer.model.text == "café" && !composer.model.isComposing }
+        #expect(composer.trace.emitted.contains(.commit("é")))
+        #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
+        // (Other tests type only letters and control keys, which intl leaves alone.)
+        try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us"])
+    }
+
     @Test func readyComesAfterFocusThroughTheMainQueue() async throws {
         let (composer, _) = try await GtkFixture.composer()
         defer { GtkFixture.close(composer) }

@@ -44,6 +44,26 @@ enum GtkFixture {
         }
     }
 
+    /// Runs xdotool while this process keeps handling X events: keysyms missing from the
+    /// keymap (dead_acute) are typed by remapping a keycode for the moment of the press,
+    /// so GTK must read the event before xdotool restores the mapping.
+    static func xdotool(_ arguments: [String]) async throws {
+        try await run("/usr/bin/xdotool", arguments)
+    }
+
+    /// Runs an X client on the test display while pumping the GLib loop.
+    static func run(_ executable: String, _ arguments: [String]) async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = session!.environment
+        try process.run()
+        try await wait("\(executable) \(arguments.joined(separator: " "))") { !process.isRunning }
+        guard process.terminationStatus == 0 else {
+            throw HarnessError("\(executable) \(arguments) exited with \(process.terminationStatus)")
+        }
+    }
+
     /// A composer in a shown, focused window.
     static func composer(_ options: ComposerOptions = ComposerOptions(profileDirectory: NSTemporaryDirectory()))
         async throws -> (ComposerController, QuitRecorder) {

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import TestHarness
+
+/// `ime-composer`'s command line: every parse or validation error is a clear message on
+/// stderr and exit status 2 (not the parser's default 64), before any window opens.
+@Suite struct CommandLineTests {
+    struct Outcome { let status: Int32; let stderr: String; let stdout: String }
+
+    func run(_ arguments: [String]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try ComposerBinary.path)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil  // these must fail before GTK is touched
+        environment["WAYLAND_DISPLAY"] = nil
+        process.environment = environment
+        let errors = Pipe(), output = Pipe()
+        process.standardError = errors
+        process.standardOutput = output
+        try process.run()
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let outputText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stderr: errorText, stdout: outputText)
+    }
+
+    @Test(arguments: [
+        (["--caret", "9", "--text", "abc"], "--caret 9"),
+        (["--text", "e\u{301}", "--caret", "1"], "splits the grapheme"),
+        (["--caret", "x"], "--caret"),
+        (["--no-such-option"], "--no-such-option"),
+        (["--trace"], "--trace"),
+    ])
+    func badArgumentsExitTwoWithAClearMessage(arguments: [String], mentions: String) throws {
+        let outcome = try run(arguments)
+        #expect(outcome.status == 2, "status \(outcome.status) for \(arguments); stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains(mentions), "stderr should mention \(mentions): \(outcome.stderr)")
+    }
+
+    @Test func helpExitsZeroAndNamesTheOptions() throws {
+        let overview = try run(["--help"])
+        #expect(overview.status == 0)
+        #expect(overview.stdout.contains("run (default)"), "\(overview.stdout)")
+        let outcome = try run(["run", "--help"])
+        #expect(outcome.status == 0)
+        for option in ["--text", "--caret", "--trace", "--profile"] {
+            #expect(outcome.stdout.contains(option), "help lacks \(option): \(outcome.stdout)")
+        }
+    }
+
+    @Test func anUnwritableTraceIsAClearErrorNamingThePath() throws {
+        let outcome = try run(["--trace", "/nonexistent-dir/trace.jsonl", "--profile", NSTemporaryDirectory()])
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains("/nonexistent-dir/trace.jsonl"), "\(outcome.stderr)")
+    }
+}
