@@ -96,6 +96,35 @@ struct ComposerWindowTests {
         #expect(edits[3].inserted == "y")
     }
 
+    @Test func pasteIsRecordedAsPaste() async throws {
+        let (composer, _) = try await GtkFixture.composer()
+        defer { GtkFixture.close(composer) }
+        let clipboard = gdk_display_get_clipboard(gdk_display_get_default())
+        gdk_clipboard_set_text(clipboard, "pasted 子猫")
+        try GtkFixture.xdotool.key(["ctrl+v"])
+        try await GtkFixture.wait("the pasted text") { composer.model.text == "pasted 子猫" }
+        let edits = composer.model.log.entries.compactMap { entry -> Edit? in
+            if case .edit(let edit) = entry { return edit } else { return nil }
+        }
+        #expect(edits.map(\.origin) == [.paste], "\(edits)")
+        try await GtkFixture.wait("the settled text") { composer.lastTextEvent?.text == "pasted 子猫" }
+    }
+
+    @Test func closuresAndReferencesAreReleasedWithTheWindow() async throws {
+        // Warm up once so lazily created GTK singletons do not count.
+        GtkFixture.close(try await GtkFixture.composer().0)
+        MainLoop.iterate(until: { false }, timeoutMilliseconds: 50)
+        let baseline = liveClosureCount
+        for _ in 0..<5 {
+            let (composer, _) = try await GtkFixture.composer()
+            #expect(liveClosureCount > baseline, "a composer holds its signal closures")
+            GtkFixture.close(composer)
+        }
+        try await GtkFixture.wait("every closure box to be released (live \(liveClosureCount), baseline \(baseline))") {
+            liveClosureCount == baseline
+        }
+    }
+
     @Test func sentTextIsNeverMarkup() async throws {
         let markup = "<b>bold</b> &amp; <span foreground='red'>red</span>"
         let (composer, _) = try await GtkFixture.composer(
