@@ -31,10 +31,21 @@ public enum ComposerApplication {
                 g_application_quit(cast(app))
             }
             gtk_application_add_window(app, cast(composer.window))
-            MainLoop.onUnixSignal(SIGTERM) { composer.exit(reason: .sigterm) }
-            MainLoop.onUnixSignal(SIGINT) { composer.exit(reason: .sigint) }
             controller = composer
             composer.present()
+        }
+        // Installed before the loop runs, so a signal that arrives before the window exists
+        // still ends with an exit event and status 0.
+        for (signal, reason) in [(SIGTERM, ExitReason.sigterm), (SIGINT, .sigint)] {
+            MainLoop.onUnixSignal(signal) {
+                if let controller {
+                    controller.exit(reason: reason)
+                } else {
+                    trace.emit(.exit(text: options.initialText, caret: options.caret
+                                     ?? options.initialText.unicodeScalars.count, preedit: "", reason: reason))
+                    g_application_quit(cast(app))
+                }
+            }
         }
         var argv: [UnsafeMutablePointer<CChar>?] = [strdup(CommandLine.arguments.first ?? "ime-composer"), nil]
         defer { free(argv[0]) }

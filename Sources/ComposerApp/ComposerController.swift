@@ -16,6 +16,10 @@ public final class ComposerController {
     private var inputMethod: InputMethodContext?
     private var readyAnnounced = false
     private var exited = false
+    private var destroyed = false
+    /// Trace events of the IM's reaction to a routed key, held while the router filters it
+    /// so that the "key" line comes first, as for every other key.
+    private var heldDuringFilter: [TraceEvent]?
     private let quit: () -> Void
 
     /// - Parameter quit: ends the app after the exit event (quits the GApplication; tests
@@ -36,9 +40,9 @@ public final class ComposerController {
         routeKeys()
         observeWindow()
         onSignal(ui.sendButton, "clicked") { [weak self] in self?.send() }
-        gtk_widget_grab_focus(ui.textView)
-        // The first "text" event: the starting state, before "ready".
+        // The first "text" event: the starting state, before focus and "ready".
         settle()
+        gtk_widget_grab_focus(ui.textView)
     }
 
     /// The top-level window (for `gtk_application_add_window` and tests).
@@ -113,27 +117,36 @@ public final class ComposerController {
         context.observe { [weak self] event in self?.handle(event) }
     }
 
+    private func emit(_ event: TraceEvent) {
+        if heldDuringFilter != nil {
+            heldDuringFilter!.append(event)
+        } else {
+            trace.emit(event)
+        }
+    }
+
     private func handle(_ event: InputMethodEvent) {
+        guard !destroyed else { return }
         switch event {
         case .preeditStart:
             model.preeditStarted()
-            trace.emit(.preeditStart)
+            emit(.preeditStart)
         case .preeditChanged(let preedit):
             let converted = Preedit(preedit)
             model.preeditChanged(converted)
-            trace.emit(.preedit(converted))
+            emit(.preedit(converted))
         case .preeditEnd:
             model.preeditEnded()
-            trace.emit(.preeditEnd)
+            emit(.preeditEnd)
         case .commitWillInsert(let text):
-            trace.emit(.commit(text))
+            emit(.commit(text))
             origins.begin(.imCommit)
         case .commitDidInsert:
             origins.end(.imCommit)
         case .retrieveSurrounding:
-            trace.emit(.surroundingRetrieve)
+            emit(.surroundingRetrieve)
         case .deleteSurrounding(let offset, let count):
-            trace.emit(.surroundingDelete(offset: offset, count: count))
+            emit(.surroundingDelete(offset: offset, count: count))
             origins.holdUntilSettle(.deleteSurrounding)
         }
         refreshControls()
@@ -158,13 +171,20 @@ public final class ComposerController {
     private func routeKeys() {
         captureKeyPresses(on: ui.textView) { [weak self] key in
             guard let self else { return false }
-            origins.reset()
+            guard !exited else { return true }
+            origins.keyPressed()
             guard let command = KeyCommand(keyName: key.name, shift: key.shift) else {
                 trace.emit(.key(keyval: key.name, consumed: nil))
                 return false
             }
+            heldDuringFilter = []
             let consumed = inputMethodConsumes(key, textView: ui.textView)
+            let reaction = heldDuringFilter ?? []
+            heldDuringFilter = nil
             trace.emit(.key(keyval: key.name, consumed: consumed))
+            reaction.forEach(trace.emit)
+            // The IM may have run a nested loop in which the app was told to exit.
+            guard !exited else { return true }
             // Enter while composing confirms the composition and never sends.
             guard !consumed else { return true }
             switch command {
@@ -176,6 +196,7 @@ public final class ComposerController {
     }
 
     private func insertNewline() {
+        guard !exited else { return }
         origins.during(.key) { ui.buffer.insertAtCaret("\n") }
         gtk_text_view_scroll_mark_onscreen(cast(ui.textView), gtk_text_buffer_get_insert(ui.buffer.pointer))
     }
@@ -185,10 +206,11 @@ public final class ComposerController {
     /// Brings the model up to date and runs the controllers in their fixed order; their
     /// trace events come before the "text" event of the same settle.
     private func settle() {
+        guard !destroyed else { return }
         syncSelection()
         resyncIfDiverged()
         for event in pipeline.settle(model) { trace.emit(event) }
-        origins.reset()
+        origins.settled()
         refreshControls()
         ui.updateInputGrowth()
     }
@@ -204,12 +226,14 @@ public final class ComposerController {
     }
 
     private func refreshControls() {
+        guard !destroyed else { return }
         gtk_widget_set_sensitive(ui.sendButton, model.canSend ? 1 : 0)
         gtk_label_set_text(opaque(ui.counterLabel), String(model.document.graphemeCount))
     }
 
     /// Sends the committed text if the core says so; never while composing.
     public func send() {
+        guard !exited, !destroyed else { return }
         scheduler.settleNow()
         guard case .send(let text) = model.sendDecision() else {
             gtk_widget_error_bell(ui.textView)
@@ -231,9 +255,17 @@ public final class ComposerController {
             announceReadyIfFocused()
         }
         onSignal(ui.textView, "map", after: true) { [weak self] in
-            MainLoop.idle { self?.ui.updateInputGrowth(); return false }
+            MainLoop.idle {
+                if let self, !self.destroyed { self.ui.updateInputGrowth() }
+                return false
+            }
         }
         onNotify(ui.window, property: "is-active") { [weak self] in self?.announceReadyIfFocused() }
+        // Closing the window destroys it without our destroy(): from then on, hands off.
+        onSignal(ui.window, "destroy") { [weak self] in
+            self?.destroyed = true
+            self?.scheduler.cancelPending()
+        }
         onBoolSignal(ui.window, "close-request") { [weak self] in
             self?.exit(reason: .close)
             return false
@@ -249,7 +281,7 @@ public final class ComposerController {
     /// the main queue: it then comes after the focus event is fully handled, and a session
     /// that reaches "ready" has proven the GLib ↔ libdispatch bridge works.
     private func announceReadyIfFocused() {
-        guard !readyAnnounced, gtk_widget_has_focus(ui.textView) != 0 else { return }
+        guard !destroyed, !readyAnnounced, gtk_widget_has_focus(ui.textView) != 0 else { return }
         readyAnnounced = true
         let trace = MainThreadBox(value: trace)
         DispatchQueue.main.async { trace.value.emit(.ready) }
@@ -266,9 +298,15 @@ public final class ComposerController {
     }
 
     /// Destroys the window (tests create and destroy many).
+    /// After this the widgets are gone: every path that touches them checks `destroyed`,
+    /// because the IM context (which we hold a reference to) can still emit while the
+    /// window tears down.
     public func destroy() {
-        scheduler.cancelPending()
+        guard !destroyed else { return }
+        destroyed = true
         gtk_window_destroy(cast(ui.window))
+        scheduler.cancelPending()
+        inputMethod = nil
     }
 }
 

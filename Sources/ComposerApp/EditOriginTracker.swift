@@ -34,6 +34,13 @@ final class EditOriginTracker {
 
     func holdUntilSettle(_ origin: EditOrigin) { untilSettle = origin }
 
-    /// A new key press or a settle ends any origin we could not see the end of.
-    func reset() { untilSettle = nil }
+    /// A settle ends any origin we could not see the end of.
+    func settled() { untilSettle = nil }
+
+    /// A new key press ends them too, and a paste that never finished: GTK emits no
+    /// paste-done when the clipboard had no text.
+    func keyPressed() {
+        untilSettle = nil
+        pasteInFlight = false
+    }
 }

@@ -62,7 +62,14 @@ public final class TraceWriter {
     }
 
     /// Writes `event` as one line, stamped with `elapsedMilliseconds`.
+    /// True once "exit" was emitted: nothing is written after it.
+    public private(set) var isFinished = false
+
     public func emit(_ event: TraceEvent) {
+        // "exit" is the last line, whatever still happens while the app tears down
+        // (focus-out, the IM flushing its preedit, a queued "ready").
+        guard !isFinished else { return }
+        if case .exit = event { isFinished = true }
         history.append(event)
         guard let fileDescriptor else { return }
         let line = event.json(t: elapsedMilliseconds).serialized() + "\n"

@@ -12,6 +12,22 @@ struct TraceWriterTests {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
+    @Test func nothingIsWrittenAfterExit() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try TraceWriter(path: path)
+        writer.emit(.text(TextSnapshot(text: "a", caret: 1, selection: TextSelection(caret: 1))))
+        #expect(!writer.isFinished)
+        writer.emit(.exit(text: "a", caret: 1, preedit: "", reason: .close))
+        writer.emit(.focus(in: false))
+        writer.emit(.commit("late"))
+        #expect(writer.isFinished)
+        let written = try lines(at: path).filter { !$0.isEmpty }
+        #expect(written.count == 2)
+        #expect(try JSONValue.parse(written.last!)["ev"]?.stringValue == "exit")
+        #expect(writer.emitted.last == .exit(text: "a", caret: 1, preedit: "", reason: .close))
+    }
+
     @Test func eachEmitIsReadableImmediatelyAsOneLine() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }

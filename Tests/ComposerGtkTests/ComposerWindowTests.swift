@@ -181,6 +181,18 @@ struct ComposerWindowTests {
         #expect(composer.sentMessagesShown.last == "message 40")
     }
 
+    @Test func closingTheWindowWritesExitLastEvenThoughFocusLeavesAfterwards() async throws {
+        let (composer, quit) = try await GtkFixture.composer()
+        defer { GtkFixture.close(composer) }
+        try GtkFixture.xdotool.type("hi")
+        try await GtkFixture.wait("hi in the model") { composer.model.text == "hi" }
+        gtk_window_close(cast(composer.window))  // what the window manager's close asks for
+        MainLoop.iterate(until: { false }, timeoutMilliseconds: 50)
+        #expect(quit.count == 1)
+        #expect(composer.trace.emitted.last == .exit(text: "hi", caret: 2, preedit: "", reason: .close))
+        #expect(composer.trace.isFinished)
+    }
+
     @Test func exitSettlesThenWritesExitLastOnce() async throws {
         let (composer, quit) = try await GtkFixture.composer()
         defer { GtkFixture.close(composer) }

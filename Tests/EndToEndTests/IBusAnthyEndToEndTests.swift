@@ -43,6 +43,10 @@ struct IBusAnthyEndToEndTests {
                 "last non-empty preedit \(lastNonEmpty ?? "nil") ≠ commit \(committed); preedits: \(preedits)")
 
         #expect(ours.filter { $0.name == "commit" }.count == 1, "expected exactly one commit")
+        // The router filtered Return itself: its key line comes before the IM's reaction.
+        let returnKey = try #require(ours.firstIndex { $0.name == "key" && $0.value["keyval"]?.stringValue == "Return" })
+        #expect(ours[returnKey].value["consumed"]?.boolValue == true, "Return was taken by the IM")
+        #expect(returnKey < commitIndex, "key Return is traced before the commit it caused")
         let textAfter = entries[(commitIndex + 1)...].contains {
             $0.name == "text" && $0.value["text"]?.stringValue == committed
         }
