@@ -177,6 +177,7 @@ public final class ComposerController {
                 trace.emit(.key(keyval: key.name, consumed: nil))
                 return false
             }
+            let wasComposing = model.isComposing
             heldDuringFilter = []
             let consumed = inputMethodConsumes(key, textView: ui.textView)
             let reaction = heldDuringFilter ?? []
@@ -185,11 +186,10 @@ public final class ComposerController {
             reaction.forEach(trace.emit)
             // The IM may have run a nested loop in which the app was told to exit.
             guard !exited else { return true }
-            // Enter while composing confirms the composition and never sends.
-            guard !consumed else { return true }
-            switch command {
-            case .send: send()
-            case .newline: insertNewline()
+            switch command.outcome(inputMethodConsumed: consumed, wasComposing: wasComposing) {
+            case .inputMethodTookIt, .confirmedComposition: break
+            case .perform(.send): send()
+            case .perform(.newline): insertNewline()
             }
             return true
         }

@@ -1,9 +1,8 @@
-/// What a key the input method did not consume means to the composer.
+/// What a key the composer routes means to it.
 ///
 /// Only these keys are routed (and filtered through the IM by the router itself); every
 /// other key goes to the text view untouched. Enter sends, Shift+Enter breaks the line —
-/// the chat-app convention — and both only after the IM has declined the key, so Enter
-/// while composing confirms the composition instead.
+/// the chat-app convention — but only once the input method has had the key.
 public enum KeyCommand: Equatable, Sendable {
     case send
     case newline
@@ -12,5 +11,26 @@ public enum KeyCommand: Equatable, Sendable {
     public init?(keyName: String, shift: Bool) {
         guard ["Return", "KP_Enter", "ISO_Enter"].contains(keyName) else { return nil }
         self = shift ? .newline : .send
+    }
+
+    /// What happens to a routed key after the input method saw it.
+    public enum Outcome: Equatable, Sendable {
+        /// The IM consumed it (e.g. Anthy commits its conversion on Enter).
+        case inputMethodTookIt
+        /// A composition was active when the key arrived. Some engines commit it and yet
+        /// report the key as unused (ibus-hangul commits 간 and lets Return through): the
+        /// key still only confirms the composition — never send half a word, never send
+        /// what the user has not seen committed.
+        case confirmedComposition
+        case perform(KeyCommand)
+    }
+
+    /// - Parameters:
+    ///   - inputMethodConsumed: what `gtk_text_view_im_context_filter_keypress` said.
+    ///   - wasComposing: whether a non-empty preedit was shown when the key arrived.
+    public func outcome(inputMethodConsumed: Bool, wasComposing: Bool) -> Outcome {
+        if inputMethodConsumed { return .inputMethodTookIt }
+        if wasComposing { return .confirmedComposition }
+        return .perform(self)
     }
 }
