@@ -78,4 +78,53 @@ struct IBusAnthyEndToEndTests {
             #expect(problems.isEmpty, "line \(entry.index + 1) violates \(Self.schemaURL.lastPathComponent): \(problems)\n    \(entry.line)")
         }
     }
+
+    /// Highlighted segments of a preedit event: [start, end) of those with "highlight".
+    static func highlighted(_ preedit: JSONValue) -> [[Int]] {
+        (preedit["segments"]?.arrayValue ?? []).compactMap { segment in
+            guard let parts = segment.arrayValue, parts.count == 3,
+                  let start = parts[0].intValue, let end = parts[1].intValue,
+                  let styles = parts[2].arrayValue?.compactMap(\.stringValue),
+                  styles.contains("highlight") else { return nil }
+            return [start, end]
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func conversionSegmentsAndTheirStylesFollowTheArrowKeys() throws {
+        let cs = try ComposerSession(.ibusAnthy, name: "e2e-anthy-segments")
+        defer { cs.stop() }
+        let trace = cs.trace
+        // "kyouhaiitenkidesu" → 今日は/いい/天気です: several conversion segments.
+        try cs.xdotool.type("kyouhaiitenkidesu")
+        try trace.waitFor("the kana preedit", from: cs.probeEndIndex) {
+            $0["ev"]?.stringValue == "preedit" && $0["text"]?.stringValue == "きょうはいいてんきです"
+        }
+        let converting = trace.entries.count
+        try cs.xdotool.key(["space"])
+        let converted = try trace.waitFor("a converted preedit with segments", from: converting) {
+            $0["ev"]?.stringValue == "preedit" && ($0["segments"]?.arrayValue?.count ?? 0) >= 2
+        }
+        let first = Self.highlighted(converted)
+        #expect(first.count == 1, "exactly one segment is the selected one: \(converted)")
+        #expect(first.first?.first == 0, "conversion starts at the first segment: \(converted)")
+
+        let moving = trace.entries.count
+        try cs.xdotool.key(["Right"])
+        let moved = try trace.waitFor("the selected segment to move right", from: moving) {
+            $0["ev"]?.stringValue == "preedit" && (Self.highlighted($0).first?.first ?? 0) > 0
+        }
+        #expect(moved["text"]?.stringValue?.isEmpty == false)
+        #expect(Self.highlighted(moved).first?.first == first.first?.last,
+                "the next segment starts where the first ended: \(converted) → \(moved)")
+
+        let committing = trace.entries.count
+        try cs.xdotool.key(["Return"])
+        let commit = try trace.waitFor("the commit", from: committing) { $0["ev"]?.stringValue == "commit" }
+        let lastPreedit = trace.entries[..<trace.lastMatchIndex].last {
+            $0.name == "preedit" && !($0.value["text"]?.stringValue ?? "").isEmpty
+        }
+        #expect(commit["text"]?.stringValue == lastPreedit?.value["text"]?.stringValue)
+        #expect(!trace.entries.contains { $0.name == "send" })
+    }
 }
