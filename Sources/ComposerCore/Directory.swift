@@ -1,0 +1,180 @@
+import Foundation
+
+/// One person or channel the composer knows: what a mention inserts (`name`), what is
+/// shown (`display`) and what a query may match (`reading`, `latin`).
+public struct DirectoryEntry: Equatable, Sendable {
+    /// Stable id ("u0001", "c01").
+    public var id: String
+    /// The handle used in mentions (`tanaka.hanako`, `日本語`); unique within its kind.
+    public var name: String
+    /// The name in its own script (田中 花子, 김민준, Jiří Novák).
+    public var display: String
+    /// Kana reading (たなか はなこ), or "" when there is none.
+    public var reading: String
+    /// Romanization / ASCII folding ("tanaka hanako", "kim minjun", "jiri novak").
+    public var latin: String
+
+    public init(id: String, name: String, display: String, reading: String = "", latin: String) {
+        self.id = id
+        self.name = name
+        self.display = display
+        self.reading = reading
+        self.latin = latin
+    }
+}
+
+/// The people and channels the composer can mention.
+public struct Directory: Sendable, Equatable {
+    public var people: [DirectoryEntry]
+    public var channels: [DirectoryEntry]
+
+    public init(people: [DirectoryEntry] = [], channels: [DirectoryEntry] = []) {
+        self.people = people
+        self.channels = channels
+    }
+
+    public static let empty = Directory()
+}
+
+/// Something wrong in the data: a file that cannot be read, or one line that was skipped.
+public struct DirectoryProblem: Equatable, Sendable, CustomStringConvertible {
+    /// The file (or directory) as the loader named it: the given directory + file name.
+    public let path: String
+    /// 1-based line number; nil when the problem is the whole file or directory.
+    public let line: Int?
+    public let message: String
+
+    public init(path: String, line: Int?, message: String) {
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+
+    /// `data/people.jsonl:17: expected a string for "display"`, or `data/people.jsonl: …`.
+    public var description: String {
+        if let line { return "\(path):\(line): \(message)" }
+        return "\(path): \(message)"
+    }
+}
+
+/// What `DirectoryLoader.load` could read, and what it had to skip.
+public struct DirectoryLoadResult: Sendable {
+    public var directory: Directory
+    public var problems: [DirectoryProblem]
+
+    public init(directory: Directory, problems: [DirectoryProblem]) {
+        self.directory = directory
+        self.problems = problems
+    }
+}
+
+/// Reads `people.jsonl` and `channels.jsonl` (JSON Lines, one entry per line) from a
+/// directory. Never throws and never crashes on bad data: a malformed line is skipped and
+/// reported with its file and line, the good lines still load; a missing file or
+/// directory is a problem too (and loads nothing from it).
+public enum DirectoryLoader {
+    public static let peopleFile = "people.jsonl"
+    public static let channelsFile = "channels.jsonl"
+    /// The string fields every line must have, in the order the generator writes them.
+    public static let fields = ["id", "name", "display", "reading", "latin"]
+    /// Fields that must not be empty.
+    static let nonEmptyFields: Set<String> = ["id", "name", "display"]
+
+    public static func load(from directory: URL) -> DirectoryLoadResult {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
+            return DirectoryLoadResult(directory: .empty, problems: [
+                DirectoryProblem(path: directory.path, line: nil, message: "no such data directory"),
+            ])
+        }
+        guard isDirectory.boolValue else {
+            return DirectoryLoadResult(directory: .empty, problems: [
+                DirectoryProblem(path: directory.path, line: nil, message: "not a directory"),
+            ])
+        }
+        var problems: [DirectoryProblem] = []
+        let people = loadFile(directory.appendingPathComponent(peopleFile), problems: &problems)
+        let channels = loadFile(directory.appendingPathComponent(channelsFile), problems: &problems)
+        return DirectoryLoadResult(directory: Directory(people: people, channels: channels), problems: problems)
+    }
+
+    /// Reads one JSON Lines file; problems are appended in line order.
+    public static func loadFile(_ url: URL, problems: inout [DirectoryProblem]) -> [DirectoryEntry] {
+        let path = url.path
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let message = FileManager.default.fileExists(atPath: path)
+                ? "cannot read the file (\(error.localizedDescription))" : "no such file"
+            problems.append(DirectoryProblem(path: path, line: nil, message: message))
+            return []
+        }
+        return parse(Array(data), path: path, problems: &problems)
+    }
+
+    /// Parses the bytes of one JSON Lines file named `path` (for problems).
+    public static func parse(_ bytes: [UInt8], path: String, problems: inout [DirectoryProblem]) -> [DirectoryEntry] {
+        var entries: [DirectoryEntry] = []
+        var firstLineOfID: [String: Int] = [:]
+        var firstLineOfName: [String: Int] = [:]
+        for (index, rawLine) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            var lineBytes = rawLine
+            if lineBytes.last == UInt8(ascii: "\r") { lineBytes = lineBytes.dropLast() }
+            if lineBytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }  // blank lines are fine
+            func report(_ message: String) {
+                problems.append(DirectoryProblem(path: path, line: number, message: message))
+            }
+            guard let text = String(validating: lineBytes, as: UTF8.self) else {
+                report("not valid UTF-8")
+                continue
+            }
+            switch entry(from: text) {
+            case .failure(let problem):
+                report(problem.message)
+            case .success(let entry):
+                if let first = firstLineOfID[entry.id] {
+                    report("duplicate id \"\(entry.id)\" (first on line \(first)); skipped")
+                } else if let first = firstLineOfName[entry.name] {
+                    report("duplicate name \"\(entry.name)\" (first on line \(first)); skipped")
+                } else {
+                    firstLineOfID[entry.id] = number
+                    firstLineOfName[entry.name] = number
+                    entries.append(entry)
+                }
+            }
+        }
+        return entries
+    }
+
+    struct LineProblem: Error { let message: String }
+
+    /// One line's entry, or why it is not one.
+    static func entry(from line: String) -> Result<DirectoryEntry, LineProblem> {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(line)
+        } catch {
+            return .failure(LineProblem(message: "\(error)"))
+        }
+        guard value.objectMembers != nil else {
+            return .failure(LineProblem(message: "expected a JSON object"))
+        }
+        var strings: [String: String] = [:]
+        for field in fields {
+            guard let member = value[field] else {
+                return .failure(LineProblem(message: "missing \"\(field)\""))
+            }
+            guard let string = member.stringValue else {
+                return .failure(LineProblem(message: "expected a string for \"\(field)\""))
+            }
+            if nonEmptyFields.contains(field) && string.isEmpty {
+                return .failure(LineProblem(message: "empty \"\(field)\""))
+            }
+            strings[field] = string
+        }
+        return .success(DirectoryEntry(id: strings["id"]!, name: strings["name"]!, display: strings["display"]!,
+                                       reading: strings["reading"]!, latin: strings["latin"]!))
+    }
+}
