@@ -20,6 +20,7 @@ public enum ComposerApplication {
             FileHandle.standardError.write(Data("ime-composer: \(error)\n".utf8))
             return 1
         }
+        let directory = loadDirectory(options.dataDirectory)
         MainLoop.drainDispatchMainQueue()
         let app = gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE)!
         var controller: ComposerController?
@@ -27,7 +28,7 @@ public enum ComposerApplication {
             guard controller == nil else { return }
             trace.emit(.start(backend: DisplayEnvironment.backend,
                               imModule: DisplayEnvironment.requestedInputMethodModule))
-            let composer = ComposerController(options: options, trace: trace) {
+            let composer = ComposerController(options: options, trace: trace, directory: directory) {
                 g_application_quit(cast(app))
             }
             gtk_application_add_window(app, cast(composer.window))
@@ -53,5 +54,28 @@ public enum ComposerApplication {
         controller = nil
         g_object_unref(app.rawPointer)
         return status
+    }
+
+    /// Most problems printed at startup; the rest are counted, not listed.
+    static let problemsShown = 20
+
+    /// Loads people and channels from `path` ("" = none). Problems go to stderr, one
+    /// `ime-composer: <file>:<line>: <message>` line each; the app starts regardless, with
+    /// whatever could be read (nothing, if the directory is missing).
+    static func loadDirectory(_ path: String) -> Directory {
+        guard !path.isEmpty else { return .empty }
+        let url = URL(fileURLWithPath: path)
+        let result = DirectoryLoader.load(from: url)
+        var report = result.problems.prefix(problemsShown).map { "ime-composer: \($0)\n" }.joined()
+        if result.problems.count > problemsShown {
+            report += "ime-composer: … and \(result.problems.count - problemsShown) more problems in \(url.path)\n"
+        }
+        if !result.problems.isEmpty {
+            let loaded = result.directory
+            report += "ime-composer: continuing with \(loaded.people.count) people and "
+                + "\(loaded.channels.count) channels from \(url.path)\n"
+            FileHandle.standardError.write(Data(report.utf8))
+        }
+        return result.directory
     }
 }

@@ -10,6 +10,8 @@ public final class ComposerController {
     let ui = ComposerWindow()
     public let model: ComposerModel
     public let trace: TraceWriter
+    /// People and channels (from `--data`), loaded before the window exists.
+    public let directory: Directory
     private let pipeline = SettlePipeline(controllers: [TextChangeReporter()])
     private let origins = EditOriginTracker()
     private var scheduler: SettleScheduler!
@@ -24,9 +26,11 @@ public final class ComposerController {
 
     /// - Parameter quit: ends the app after the exit event (quits the GApplication; tests
     ///   pass their own).
-    public init(options: ComposerOptions, trace: TraceWriter, quit: @escaping () -> Void) {
+    public init(options: ComposerOptions, trace: TraceWriter, directory: Directory = .empty,
+                quit: @escaping () -> Void) {
         model = ComposerModel(text: options.initialText, caret: options.caret)
         self.trace = trace
+        self.directory = directory
         self.quit = quit
         scheduler = SettleScheduler { [weak self] in self?.settle() }
 

@@ -7,12 +7,15 @@ public struct ComposerOptions: Sendable {
     public var tracePath: String?
     /// Where the app keeps its state (created if missing).
     public var profileDirectory: String
+    /// Where people.jsonl and channels.jsonl are read from ("" = no data: start empty).
+    public var dataDirectory: String
 
     public init(initialText: String = "", caret: Int? = nil, tracePath: String? = nil,
-                profileDirectory: String) {
+                profileDirectory: String, dataDirectory: String = "") {
         self.initialText = initialText
         self.caret = caret
         self.tracePath = tracePath
         self.profileDirectory = profileDirectory
+        self.dataDirectory = dataDirectory
     }
 }

@@ -30,6 +30,11 @@ struct Run: ParsableCommand {
                                valueName: "DIR"))
     var profile: String?
 
+    @Option(help: ArgumentHelp("Directory with people.jsonl and channels.jsonl (default: $IME_COMPOSER_DATA, "
+                               + "else <prefix>/share/ime-composer next to the executable, else the "
+                               + "source tree's data/).", valueName: "DIR"))
+    var data: String?
+
     func validate() throws {
         if let caret {
             do {
@@ -43,7 +48,8 @@ struct Run: ParsableCommand {
     func run() throws {
         let directory = try ProfileDirectory.prepare(profile)
         let options = ComposerOptions(initialText: text, caret: caret, tracePath: trace,
-                                      profileDirectory: directory)
+                                      profileDirectory: directory,
+                                      dataDirectory: data ?? DataDirectory.defaultPath)
         let status = ComposerApplication.run(options: options)
         if status != 0 { throw ExitCode(status) }
     }
@@ -66,5 +72,36 @@ enum ProfileDirectory {
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return dataHome + "/ime-composer"
+    }
+}
+
+/// Where people and channels come from when `--data` is not given, first match wins:
+/// 1. `$IME_COMPOSER_DATA` if set and not empty;
+/// 2. `<executable dir>/../share/ime-composer` if it exists (an installed copy);
+/// 3. the source tree's `data/` (from this file's path at build time: `swift run`, tests).
+/// The app reports a missing directory on stderr and starts without data.
+enum DataDirectory {
+    static var defaultPath: String {
+        if let path = ProcessInfo.processInfo.environment["IME_COMPOSER_DATA"], !path.isEmpty {
+            return path
+        }
+        if let installed = installedPath { return installed }
+        return sourceTreePath
+    }
+
+    static var installedPath: String? {
+        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+        let candidate = executable.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/ime-composer").standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
+              isDirectory.boolValue else { return nil }
+        return candidate.path
+    }
+
+    /// `<repo>/data`, from `<repo>/Sources/ime-composer/ImeComposer.swift`.
+    static var sourceTreePath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("data").path
     }
 }

@@ -44,7 +44,7 @@ import TestHarness
         #expect(overview.stdout.contains("run (default)"), "\(overview.stdout)")
         let outcome = try run(["run", "--help"])
         #expect(outcome.status == 0)
-        for option in ["--text", "--caret", "--trace", "--profile"] {
+        for option in ["--text", "--caret", "--trace", "--profile", "--data"] {
             #expect(outcome.stdout.contains(option), "help lacks \(option): \(outcome.stdout)")
         }
     }
