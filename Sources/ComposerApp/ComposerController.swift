@@ -76,6 +76,7 @@ public final class ComposerController {
             // After the default handler the iter points just past the inserted text.
             let length = text.unicodeScalars.count
             model.applyInsert(at: offset(of: end) - length, text: text, origin: origins.current)
+            emitLastEdit()
             textChanged()
         }
         // Before the default handler, while the removed text can still be read.
@@ -83,6 +84,7 @@ public final class ComposerController {
             guard let self else { return }
             let range = min(offset(of: start), offset(of: end))..<max(offset(of: start), offset(of: end))
             model.applyDelete(range: range, origin: origins.current)
+            emitLastEdit()
         }
         onRangeDeleted(buffer.pointer, after: true) { [weak self] _, _ in self?.textChanged() }
         let insertMark = gtk_text_buffer_get_insert(buffer.pointer)
@@ -155,6 +157,11 @@ public final class ComposerController {
         }
         refreshControls()
         scheduler.request()
+    }
+
+    /// The edit the model just recorded, as a trace event.
+    private func emitLastEdit() {
+        if case .edit(let edit)? = model.log.entries.last { emit(.edit(edit)) }
     }
 
     private func textChanged() {

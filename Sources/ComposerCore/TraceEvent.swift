@@ -14,6 +14,9 @@ public enum TraceEvent: Equatable, Sendable {
     case surroundingRetrieve
     case surroundingDelete(offset: Int, count: Int)
     case text(TextSnapshot)
+    /// One change of the committed text as it happened, with its origin: what an input
+    /// method really did (a delete-surrounding, several commits) is visible, not guessed.
+    case edit(Edit)
     case send(String)
     case exit(text: String, caret: Int, preedit: String, reason: ExitReason)
 
@@ -33,6 +36,7 @@ public enum TraceEvent: Equatable, Sendable {
         case .commit: return "commit"
         case .surroundingRetrieve, .surroundingDelete: return "surrounding"
         case .text: return "text"
+        case .edit: return "edit"
         case .send: return "send"
         case .exit: return "exit"
         }
@@ -70,6 +74,13 @@ public enum TraceEvent: Equatable, Sendable {
                 ("text", .string(snapshot.text)),
                 ("caret", .int(snapshot.caret)),
                 ("sel", .array([.int(snapshot.selection.lower), .int(snapshot.selection.upper)])),
+            ]
+        case let .edit(edit):
+            return [
+                ("origin", .string(edit.origin.rawValue)),
+                ("at", .int(edit.range.lowerBound)),
+                ("removed", .string(edit.removed)),
+                ("inserted", .string(edit.inserted)),
             ]
         case let .send(text):
             return [("text", .string(text))]

@@ -24,6 +24,8 @@ struct TraceEventTests {
         (.surroundingRetrieve, #"{"ev":"surrounding","t":42,"kind":"retrieve"}"#),
         (.surroundingDelete(offset: -2, count: 2), #"{"ev":"surrounding","t":42,"kind":"delete","offset":-2,"count":2}"#),
         (.text(snapshot), #"{"ev":"text","t":42,"text":"a\"b\n","caret":1,"sel":[1,3]}"#),
+        (.edit(Edit(sequence: 7, range: 3..<5, removed: "子猫", inserted: "", origin: .deleteSurrounding)),
+         #"{"ev":"edit","t":42,"origin":"delete-surrounding","at":3,"removed":"子猫","inserted":""}"#),
         (.send("hi"), #"{"ev":"send","t":42,"text":"hi"}"#),
         (.exit(text: "子猫", caret: 2, preedit: "", reason: .ctrlQ), #"{"ev":"exit","t":42,"text":"子猫","caret":2,"preedit":"","reason":"ctrl-q"}"#),
     ]
@@ -39,6 +41,10 @@ struct TraceEventTests {
         for (event, line) in Self.expectedLines {
             #expect(schema.validate(line) == [], "\(event.name)")
             #expect(schema.validate(event.json(t: 0)) == [], "\(event.name)")
+        }
+        for origin in EditOrigin.allCases {
+            let edit = Edit(sequence: 0, range: 0..<0, removed: "", inserted: "a", origin: origin)
+            #expect(schema.validate(TraceEvent.edit(edit).json(t: 1)) == [], "\(origin)")
         }
         for reason in ExitReason.allCases {
             #expect(schema.validate(TraceEvent.exit(text: "", caret: 0, preedit: "x", reason: reason).json(t: 1)) == [])
