@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import ComposerCore
+import TestHarness
+
+/// GTK's built-in input method (GtkIMContextSimple): dead keys compose in a preedit;
+/// a combining mark typed after its base letter joins it into one grapheme.
+@Suite(.serialized)
+struct GtkSimpleEndToEndTests {
+    @Test(.timeLimit(.minutes(2)))
+    func deadKeysAndCombiningMarks() throws {
+        let cs = try ComposerSession(.gtkSimple, name: "e2e-simple")
+        defer { cs.stop() }
+        let trace = cs.trace
+        // A layout with dead keys, as its users have (US international: ' is dead_acute).
+        try cs.session.runChecked("setxkbmap", ["-layout", "us", "-variant", "intl"])
+
+        try cs.xdotool.key(["dead_acute"])
+        try trace.waitFor("the dead key's preedit") {
+            $0["ev"]?.stringValue == "preedit" && $0["text"]?.stringValue == "´"
+        }
+        // Enter in the middle of a compose sequence belongs to the input method.
+        let enterFrom = trace.entries.count
+        try cs.xdotool.key(["Return"])
+        let enter = try trace.waitFor("Return's key line", from: enterFrom) { $0["ev"]?.stringValue == "key" }
+        #expect(enter["consumed"]?.boolValue == true)
+        try cs.xdotool.key(["e"])
+        try trace.waitFor("é committed") { $0["ev"]?.stringValue == "commit" && $0["text"]?.stringValue == "é" }
+        try trace.waitFor("text é") { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "é" }
+
+        // A combining caron typed after C: two scalars, one grapheme (Č), committed as is.
+        // The keysym gets a keycode of its own first: xdotool would otherwise remap one just
+        // for the press and restore it before the app has read the event (keyval 0).
+        try cs.session.runChecked("xmodmap", ["-e", "keycode 254 = U030C"])
+        try cs.xdotool.key(["C", "U030C"])
+        let decomposed = "éC\u{30C}"
+        let text = try trace.waitFor("text with C + combining caron") {
+            $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue.map { Array($0.unicodeScalars) } == Array(decomposed.unicodeScalars)
+        }
+        #expect(text["caret"]?.intValue == 3, "the caret counts scalars")
+        let commits: [String] = trace.events(named: "commit").compactMap { $0["text"]?.stringValue }
+        #expect(commits.contains("\u{30C}"), "the mark is committed alone: \(commits)")
+        #expect(decomposed.count == 2, "é and Č: two graphemes")
+
+        let sendFrom = trace.entries.count
+        try cs.xdotool.key(["Return"])
+        let sent = try trace.waitFor("send", from: sendFrom) { $0["ev"]?.stringValue == "send" }
+        #expect(sent["text"]?.stringValue.map { Array($0.unicodeScalars) } == Array(decomposed.unicodeScalars))
+        #expect(trace.events(named: "send").count == 1, "only the last Return sent")
+
+        cs.app.terminate(signal: SIGINT)
+        #expect(try cs.app.waitForExit(timeout: .seconds(10)) == 0)
+        #expect(trace.entries.last?.value["reason"]?.stringValue == "sigint")
+        let schema = try TraceSchema(contentsOf: ComposerBinary.packageRoot.appendingPathComponent("docs/trace-schema.json"))
+        for entry in trace.entries {
+            #expect(schema.validate(entry.line).isEmpty, "\(entry.line)")
+        }
+    }
+}
