@@ -9,11 +9,16 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
     case ibusHangul
     /// GTK's built-in simple context (`GTK_IM_MODULE=gtk-im-context-simple`), no daemon.
     case gtkSimple
+    /// fcitx5 with fcitx5-anthy (hiragana) as its input method (`GTK_IM_MODULE=fcitx`).
+    case fcitxAnthy
+    /// fcitx5 with fcitx5-hangul (Dubeolsik) as its input method (`GTK_IM_MODULE=fcitx`).
+    case fcitxHangul
 
     var gtkIMModule: String {
         switch self {
         case .ibusAnthy, .ibusHangul: return "ibus"
         case .gtkSimple: return "gtk-im-context-simple"
+        case .fcitxAnthy, .fcitxHangul: return "fcitx"
         }
     }
 
@@ -24,6 +29,8 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
         case .ibusAnthy: return ("a", "あ", "Escape")
         case .ibusHangul: return ("r", "ㄱ", "BackSpace")
         case .gtkSimple: return nil
+        case .fcitxAnthy: return ("a", "あ", "Escape")
+        case .fcitxHangul: return ("r", "ㄱ", "BackSpace")
         }
     }
 
@@ -31,7 +38,15 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
         switch self {
         case .ibusAnthy: return "anthy"
         case .ibusHangul: return "hangul"
-        case .gtkSimple: return nil
+        case .gtkSimple, .fcitxAnthy, .fcitxHangul: return nil
+        }
+    }
+
+    var fcitxInputMethod: Fcitx5.InputMethod? {
+        switch self {
+        case .fcitxAnthy: return .anthy
+        case .fcitxHangul: return .hangul
+        case .ibusAnthy, .ibusHangul, .gtkSimple: return nil
         }
     }
 }
@@ -53,6 +68,8 @@ public final class ComposerSession: @unchecked Sendable {
     public let xvfb: Xvfb
     public let dbus: DBusSession
     public let ibus: IBus?
+    /// The private fcitx5, for the Fcitx5 kinds.
+    public let fcitx: Fcitx5?
     public let app: AppProcess
     public let trace: TraceLog
     public let xdotool: XDoTool
@@ -79,13 +96,15 @@ public final class ComposerSession: @unchecked Sendable {
             switch kind {
             case .ibusAnthy: ibus = try IBus.startAnthy(session, selectEngine: false)
             case .ibusHangul: ibus = try IBus.startHangul(session, selectEngine: false)
-            case .gtkSimple: ibus = nil
+            case .gtkSimple, .fcitxAnthy, .fcitxHangul: ibus = nil
             }
+            fcitx = try kind.fcitxInputMethod.map { try Fcitx5.start(in: session, inputMethod: $0) }
             let traceURL = session.directory.appendingPathComponent("trace.jsonl")
             var env = environment
             env["GTK_IM_MODULE"] = kind.gtkIMModule
             env["GDK_BACKEND"] = env["GDK_BACKEND"] ?? "x11"
             if kind.ibusEngine != nil { env["XMODIFIERS"] = env["XMODIFIERS"] ?? "@im=ibus" }
+            if kind.fcitxInputMethod != nil { env["XMODIFIERS"] = env["XMODIFIERS"] ?? "@im=fcitx" }
             app = try session.launch("ime-composer", executable: binary,
                                      arguments: ["--trace", traceURL.path] + arguments, environment: env)
             trace = TraceLog(url: traceURL, watching: app)
@@ -96,6 +115,15 @@ public final class ComposerSession: @unchecked Sendable {
             if let ibus, let engine = kind.ibusEngine {
                 try ibus.setEngine(engine, timeout: timeout)
                 try waitUntilEngineAnswers()
+            }
+            if let fcitx {
+                // The input context exists but stays focus:0 until a key reaches it (see
+                // Fcitx5.waitForFocus): the probe proves the engine answers, then DebugInfo
+                // must show the app's context focused.
+                let program = (binary as NSString).lastPathComponent
+                try fcitx.waitForInputContext(program: program, timeout: timeout)
+                try waitUntilEngineAnswers()
+                try fcitx.waitForFocus(program: program, timeout: timeout)
             }
         } catch {
             session.markFailed()
