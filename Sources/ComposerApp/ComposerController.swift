@@ -57,6 +57,8 @@ public final class ComposerController {
     public var sentMessagesShown: [String] { ui.messageList.shownTexts }
     public var inputHeight: Int { ui.inputHeight }
     public var bufferText: String { ui.buffer.text }
+    /// The text view's input method context (tests watch it being finalized).
+    public var inputMethodContext: UnsafeMutableRawPointer? { inputMethod?.pointer.rawPointer }
     public var messageListShowsNewest: Bool { ui.messageList.isScrolledToBottom }
     public var inputMaximumHeight: Int { Int(gtk_scrolled_window_get_max_content_height(opaque(ui.inputScroller))) }
 

@@ -115,13 +115,22 @@ struct ComposerWindowTests {
         GtkFixture.close(try await GtkFixture.composer().0)
         MainLoop.iterate(until: { false }, timeoutMilliseconds: 50)
         let baseline = liveClosureCount
+        let finalized = FinalizeCounter()
         for _ in 0..<5 {
             let (composer, _) = try await GtkFixture.composer()
             #expect(liveClosureCount > baseline, "a composer holds its signal closures")
+            // GObject references: the window, its text view and buffer, and the IM context
+            // we keep a reference to must all be finalized once the composer is gone.
+            for object in [composer.window.rawPointer, composer.textView.rawPointer,
+                           gtk_text_view_get_buffer(cast(composer.textView)).rawPointer,
+                           try #require(composer.inputMethodContext)] {
+                finalized.watch(object)
+            }
             GtkFixture.close(composer)
         }
-        try await GtkFixture.wait("every closure box to be released (live \(liveClosureCount), baseline \(baseline))") {
-            liveClosureCount == baseline
+        try await GtkFixture.wait("every closure box to be released") { liveClosureCount == baseline }
+        try await GtkFixture.wait("the 20 watched objects to be finalized") {
+            finalized.count == 20
         }
     }
 
@@ -206,5 +215,13 @@ struct ComposerWindowTests {
         #expect(composer.eventNames.filter { $0 == "exit" }.count == 1)
         // The final settle came before exit: the last text event has the typed text.
         #expect(composer.lastTextEvent?.text == "bye")
+    }
+}
+
+/// Counts finalized GObjects (through weak references).
+final class FinalizeCounter {
+    private(set) var count = 0
+    func watch(_ object: UnsafeMutableRawPointer) {
+        onFinalize(object) { [self] in count += 1 }
     }
 }
