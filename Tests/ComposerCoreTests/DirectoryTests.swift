@@ -106,6 +106,14 @@ import Testing
         #expect(entries[0].reading == "たなか たろう")
     }
 
+    @Test func markupInDataStaysLiteralText() {
+        let markup = #"{"id": "u7", "name": "b.tag", "display": "<b>Bold</b> &amp; <span foreground='red'>Red</span>", "reading": "", "latin": "<i>x</i>"}"#
+        let (entries, problems) = parse([markup])
+        #expect(problems.isEmpty)
+        #expect(entries.first?.display == "<b>Bold</b> &amp; <span foreground='red'>Red</span>")
+        #expect(entries.first?.latin == "<i>x</i>")
+    }
+
     @Test(arguments: [
         (#"{"id": "u9", "name": "x""#, "invalid JSON"),
         ("not json at all", "invalid JSON"),
