@@ -2,7 +2,7 @@
 #   make deps    install the Debian packages (scripts/install-deps.sh; no-op when complete)
 #   make build   swift build
 #   make test    deps + build + build tests + run every suite (Swift Testing); ends with a summary
-#   make run     deps + build + run the app (needs DISPLAY or WAYLAND_DISPLAY for now)
+#   make run     deps + build + run the app; with no display, the headless demo (out/demo/)
 #   make clean   remove build products
 # The end-to-end suites start their own Xvfb / D-Bus / IBus through Tests/TestHarness:
 # no xvfb-run is needed and the real desktop is never touched.
@@ -16,12 +16,8 @@ ARGS ?=
 # Extra arguments for `swift test`, e.g. make test TEST_ARGS='--filter HarnessSelfTests'
 TEST_ARGS ?=
 
-# ---------------------------------------------------------------------------------------
-# HOOK: headless demo (a later issue). When there is no display, `make run` will start a
-# private Xvfb + IBus session and run the composer there. Until then it explains and
-# exits 0. Set HEADLESS_DEMO to a command to plug a demo runner in without editing here.
-HEADLESS_DEMO ?=
-# ---------------------------------------------------------------------------------------
+# Where the headless demo saves its screenshots and trace.
+DEMO_OUT ?= out/demo
 
 .PHONY: all deps build test run clean
 
@@ -62,11 +58,8 @@ test: deps build
 
 run: deps build
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
-	  if [ -n "$(HEADLESS_DEMO)" ]; then exec $(HEADLESS_DEMO); fi; \
-	  echo "make run: no DISPLAY and no WAYLAND_DISPLAY: there is no screen to show the composer on."; \
-	  echo "          The headless demo (private Xvfb + IBus session) is a later issue; see the HOOK in the Makefile."; \
-	  echo "          On a desktop, or with e.g. 'xvfb-run make run', the app starts normally."; \
-	  exit 0; \
+	  echo "make run: no display: running the headless demo (private Xvfb + D-Bus + IBus) into $(DEMO_OUT)/"; \
+	  exec .build/debug/composer-demo $(DEMO_OUT); \
 	fi; \
 	exec $(BIN) $(ARGS)
 

@@ -39,7 +39,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Process/session helpers shared by the GTK and end-to-end suites.
+        // The headless demo `make run` runs without a display: a real private session
+        // (Xvfb, D-Bus, IBus) driven through the same harness as the end-to-end tests.
+        .executableTarget(
+            name: "composer-demo",
+            dependencies: ["ComposerCore", "TestHarness"]
+        ),
+        // Process/session helpers shared by the GTK and end-to-end suites and the demo.
         .target(
             name: "TestHarness",
             dependencies: ["ComposerCore"],

@@ -16,8 +16,10 @@ final class ComposerWindow {
     let sendButton: UnsafeMutablePointer<GtkWidget>
 
     init() {
+        Style.install()
         window = gtk_window_new()
         gtk_window_set_title(cast(window), Self.title)
+        gtk_window_set_icon_name(cast(window), ComposerApplication.applicationID)
         gtk_window_set_default_size(cast(window), 480, 600)
 
         textView = gtk_text_view_new()

@@ -33,6 +33,9 @@ final class MessageList {
         gtk_label_set_wrap_mode(opaque(label), PANGO_WRAP_WORD_CHAR)
         gtk_label_set_xalign(opaque(label), 0)
         gtk_label_set_selectable(opaque(label), 1)
+        // Our own messages: bubbles that hug their text, on the right, as in chat apps.
+        gtk_label_set_max_width_chars(opaque(label), 40)
+        gtk_widget_set_halign(label, GTK_ALIGN_END)
         gtk_widget_add_css_class(label, "message")
         gtk_list_box_append(opaque(listBox), label)
     }

@@ -138,7 +138,8 @@ public final class ComposerSession: @unchecked Sendable {
     /// keys sent in between are lost or reordered (seen here: こねこ became おね…). The only
     /// reliable sign that the engine is attached is the engine answering, so ask it.
     /// Fails if the probe committed anything: the test would start from dirty text.
-    private func waitUntilEngineAnswers() throws {
+    private func waitUntilEngineAnswers(_ kind: InputMethodKind? = nil) throws {
+        let kind = kind ?? self.kind
         guard let probe = kind.probe else { return }
         var answered = false
         for _ in 0..<8 where !answered {
@@ -177,6 +178,16 @@ public final class ComposerSession: @unchecked Sendable {
         }
     }
 
+    /// Switches an IBus session to another IBus engine (both are configured at start) and
+    /// waits until that engine answers. Updates `probeEndIndex`.
+    public func switchEngine(to other: InputMethodKind, timeout: Duration = .seconds(30)) throws {
+        guard let ibus, let engine = other.ibusEngine else {
+            throw session.failure("switchEngine(to: \(other)) needs an IBus session and an IBus engine")
+        }
+        try ibus.setEngine(engine, timeout: timeout)
+        try waitUntilEngineAnswers(other)
+    }
+
     /// Trace entries before this index belong to the engine probe, not to the test.
     public private(set) var probeEndIndex = 0
 
@@ -184,6 +195,12 @@ public final class ComposerSession: @unchecked Sendable {
     @discardableResult
     public func screenshot(_ name: String = "screen") throws -> URL {
         try Screenshot.capture(session: session, path: session.directory.appendingPathComponent(name + ".png"))
+    }
+
+    /// Screenshot of the composer window alone, to `path`.
+    @discardableResult
+    public func screenshotWindow(to path: URL) throws -> URL {
+        try Screenshot.capture(session: session, window: window, path: path)
     }
 
     /// Sends `signal` to the app and waits for it to exit; returns its exit status.

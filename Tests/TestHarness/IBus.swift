@@ -114,21 +114,27 @@ public final class IBus: @unchecked Sendable {
 
     // MARK: engines
 
-    /// Sets anthy to start in hiragana (`input-mode 0`; the default 3 is Latin), starts the
-    /// daemon and, if `selectEngine`, makes anthy the engine.
-    public static func startAnthy(_ session: TestSession, selectEngine: Bool = true) throws -> IBus {
+    /// Engine settings must be written before the daemon (and so the engines) start:
+    /// anthy in hiragana (`input-mode 0`; the default 3 is Latin); hangul in Hangul mode and
+    /// not forwarding unused keys (`use-event-forwarding false`: with forwarding, GTK4 may
+    /// lose Return/Tab/arrows). Both are set, so one daemon can switch between them.
+    public static func configureEngines(_ session: TestSession) throws {
         try gsettingsSet(session, schema: "org.freedesktop.ibus.engine.anthy.common", key: "input-mode", value: "0")
+        try gsettingsSet(session, schema: "org.freedesktop.ibus.engine.hangul", key: "initial-input-mode", value: "'hangul'")
+        try gsettingsSet(session, schema: "org.freedesktop.ibus.engine.hangul", key: "use-event-forwarding", value: "false")
+    }
+
+    /// Configures the engines, starts the daemon and, if `selectEngine`, selects anthy.
+    public static func startAnthy(_ session: TestSession, selectEngine: Bool = true) throws -> IBus {
+        try configureEngines(session)
         let ibus = try start(in: session)
         if selectEngine { try ibus.setEngine("anthy") }
         return ibus
     }
 
-    /// Sets hangul to start in Hangul mode and not to forward unused keys
-    /// (`use-event-forwarding false`: with forwarding, GTK4 may lose Return/Tab/arrows),
-    /// starts the daemon and, if `selectEngine`, makes hangul the engine.
+    /// Configures the engines, starts the daemon and, if `selectEngine`, selects hangul.
     public static func startHangul(_ session: TestSession, selectEngine: Bool = true) throws -> IBus {
-        try gsettingsSet(session, schema: "org.freedesktop.ibus.engine.hangul", key: "initial-input-mode", value: "'hangul'")
-        try gsettingsSet(session, schema: "org.freedesktop.ibus.engine.hangul", key: "use-event-forwarding", value: "false")
+        try configureEngines(session)
         let ibus = try start(in: session)
         if selectEngine { try ibus.setEngine("hangul") }
         return ibus

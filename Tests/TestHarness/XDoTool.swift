@@ -87,14 +87,16 @@ public struct XDoTool: Sendable {
 
 /// Screenshots of the session's X display (ImageMagick `import -window root`).
 public enum Screenshot {
-    /// Captures `display` (default: the session's) to `path` (PNG by extension).
+    /// Captures `display` (default: the session's), or one `window` (an X window id) of
+    /// it, to `path` (PNG by extension).
     @discardableResult
-    public static func capture(session: TestSession, display: String? = nil, path: URL) throws -> URL {
+    public static func capture(session: TestSession, display: String? = nil, window: String = "root",
+                               path: URL) throws -> URL {
         guard let display = display ?? session.display else {
             throw session.failure("Screenshot.capture: no X display (start Xvfb first)")
         }
         try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try session.runChecked("import", ["-display", display, "-window", "root", path.path],
+        try session.runChecked("import", ["-display", display, "-window", window, path.path],
                                environment: ["DISPLAY": display], timeout: .seconds(20))
         return path
     }

@@ -1,0 +1,31 @@
+import CGtk
+
+/// The composer's look: messages as rounded bubbles, the input bar set apart. Colours come
+/// from the theme's named colours so light and dark themes both work.
+enum Style {
+    static let css = """
+    .messages { background: transparent; padding: 6px 0; }
+    .messages row { padding: 0; background: transparent; }
+    .message {
+        margin: 3px 12px;
+        padding: 6px 10px;
+        border-radius: 12px;
+        background: alpha(@theme_selected_bg_color, 0.12);
+    }
+    .input-bar { padding: 0; }
+    .composer-input { border-radius: 8px; }
+    .counter { font-feature-settings: "tnum"; min-width: 3em; }
+    """
+
+    /// Installs the style sheet for the default display (once per process).
+    static func install() {
+        guard !installed, let display = gdk_display_get_default() else { return }
+        installed = true
+        let provider = gtk_css_provider_new()
+        gtk_css_provider_load_from_data(provider, css, -1)
+        gtk_style_context_add_provider_for_display(display, OpaquePointer(provider),
+                                                   UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+    }
+
+    nonisolated(unsafe) private static var installed = false
+}
