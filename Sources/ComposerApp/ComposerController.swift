@@ -240,7 +240,7 @@ public final class ComposerController {
 
     private func refreshControls() {
         guard !destroyed else { return }
-        gtk_widget_set_sensitive(ui.sendButton, model.canSend ? 1 : 0)
+        gtk_widget_set_sensitive(ui.sendButton, model.canSend() ? 1 : 0)
         gtk_label_set_text(opaque(ui.counterLabel), String(model.document.graphemeCount))
     }
 

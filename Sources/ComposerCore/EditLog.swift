@@ -68,6 +68,37 @@ public struct EditLog: Sendable {
         return insertedRanges(taggingFrom: startOfLastQuietWindow, to: end)
     }
 
+    /// The sequence number of the newest entry (-1 when empty).
+    public var lastSequence: Int { nextSequence - 1 }
+
+    /// Edits recorded after the entry with sequence `sequence`, oldest first. Scans from
+    /// the newest entry back, so it costs what happened since, not the whole log.
+    public func edits(after sequence: Int) -> [Edit] {
+        var newer: [Edit] = []
+        for entry in entries.reversed() {
+            switch entry {
+            case .edit(let edit):
+                guard edit.sequence > sequence else { return newer.reversed() }
+                newer.append(edit)
+            case .settle(let mark):
+                guard mark.sequence > sequence else { return newer.reversed() }
+            }
+        }
+        return newer.reversed()
+    }
+
+    /// `insertedInLastQuietWindow()` counting only edits of the given origins: the length
+    /// limit trims what was typed, pasted or committed, never what undo or redo restored.
+    public func insertedInLastQuietWindow(origins: Set<EditOrigin>) -> [Range<Int>] {
+        guard let end = lastQuietIndex else { return [] }
+        var tracker = InsertedRanges()
+        for index in startOfLastQuietWindow..<entries.count {
+            guard case let .edit(edit) = entries[index] else { continue }
+            tracker.apply(edit, tagging: index < end && origins.contains(edit.origin))
+        }
+        return tracker.ranges
+    }
+
     private var startOfCurrentWindow: Int { lastQuietIndex.map { $0 + 1 } ?? 0 }
     private var startOfLastQuietWindow: Int { previousQuietIndex.map { $0 + 1 } ?? 0 }
 

@@ -6,6 +6,10 @@
 struct InsertedRanges {
     private(set) var ranges: [Range<Int>] = []
 
+    init(ranges: [Range<Int>] = []) {
+        self.ranges = Self.merged(ranges)
+    }
+
     /// Maps the ranges through `edit`; if `tagging`, the edit's inserted text is added.
     mutating func apply(_ edit: Edit, tagging: Bool) {
         let removedStart = edit.range.lowerBound

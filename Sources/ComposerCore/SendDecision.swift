@@ -9,20 +9,29 @@ public enum SendRefusal: Equatable, Sendable {
     case composing
     /// Only whitespace or newlines: nothing worth sending.
     case empty
+    /// Over the length limit by this many units (soft mode; or hard mode after an undo).
+    case overLimit(by: Int)
 }
 
 extension ComposerModel {
-    /// Refuses while composing or when the text is blank; otherwise sends the text
-    /// exactly as typed (not trimmed: leading indentation may be meaningful).
-    public func sendDecision() -> SendDecision {
-        if isComposing { return .refuse(.composing) }
-        let text = self.text
-        if text.allSatisfy({ $0.isWhitespace || $0.isNewline }) { return .refuse(.empty) }
+    /// Refuses while composing, when the text is blank, or when it is over `limit`;
+    /// otherwise sends the text exactly as typed (not trimmed: leading indentation may be
+    /// meaningful).
+    public func sendDecision(limit: LengthLimit? = nil) -> SendDecision {
+        if let refusal = sendRefusal(limit: limit) { return .refuse(refusal) }
         return .send(text)
     }
 
-    public var canSend: Bool {
-        if case .send = sendDecision() { return true }
-        return false
+    /// The reason not to send, without building the message: cheap on a long draft.
+    public func sendRefusal(limit: LengthLimit? = nil) -> SendRefusal? {
+        if isComposing { return .composing }
+        if document.isBlank { return .empty }
+        if let limit {
+            let over = document.count(in: limit.unit) - limit.limit
+            if over > 0 { return .overLimit(by: over) }
+        }
+        return nil
     }
+
+    public func canSend(limit: LengthLimit? = nil) -> Bool { sendRefusal(limit: limit) == nil }
 }

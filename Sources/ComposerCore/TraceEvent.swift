@@ -17,6 +17,11 @@ public enum TraceEvent: Equatable, Sendable {
     /// One change of the committed text as it happened, with its origin: what an input
     /// method really did (a delete-surrounding, several commits) is visible, not guessed.
     case edit(Edit)
+    /// Hard mode cut `removed` at scalar offset `at`.
+    case limit(removed: String, at: Int)
+    /// The coloured overflow: scalar range and how many units over (0 and an empty range
+    /// when back under).
+    case overflow(start: Int, end: Int, over: Int, unit: CountUnit)
     case send(String)
     case exit(text: String, caret: Int, preedit: String, reason: ExitReason)
 
@@ -37,6 +42,8 @@ public enum TraceEvent: Equatable, Sendable {
         case .surroundingRetrieve, .surroundingDelete: return "surrounding"
         case .text: return "text"
         case .edit: return "edit"
+        case .limit: return "limit"
+        case .overflow: return "overflow"
         case .send: return "send"
         case .exit: return "exit"
         }
@@ -82,6 +89,10 @@ public enum TraceEvent: Equatable, Sendable {
                 ("removed", .string(edit.removed)),
                 ("inserted", .string(edit.inserted)),
             ]
+        case let .limit(removed, at):
+            return [("removed", .string(removed)), ("at", .int(at))]
+        case let .overflow(start, end, over, unit):
+            return [("start", .int(start)), ("end", .int(end)), ("over", .int(over)), ("unit", .string(unit.rawValue))]
         case let .send(text):
             return [("text", .string(text))]
         case let .exit(text, caret, preedit, reason):

@@ -26,6 +26,9 @@ struct TraceEventTests {
         (.text(snapshot), #"{"ev":"text","t":42,"text":"a\"b\n","caret":1,"sel":[1,3]}"#),
         (.edit(Edit(sequence: 7, range: 3..<5, removed: "子猫", inserted: "", origin: .deleteSurrounding)),
          #"{"ev":"edit","t":42,"origin":"delete-surrounding","at":3,"removed":"子猫","inserted":""}"#),
+        (.limit(removed: "ニャー", at: 7), #"{"ev":"limit","t":42,"removed":"ニャー","at":7}"#),
+        (.overflow(start: 200, end: 207, over: 7, unit: .graphemes),
+         #"{"ev":"overflow","t":42,"start":200,"end":207,"over":7,"unit":"graphemes"}"#),
         (.send("hi"), #"{"ev":"send","t":42,"text":"hi"}"#),
         (.exit(text: "子猫", caret: 2, preedit: "", reason: .ctrlQ), #"{"ev":"exit","t":42,"text":"子猫","caret":2,"preedit":"","reason":"ctrl-q"}"#),
     ]
@@ -45,6 +48,9 @@ struct TraceEventTests {
         for origin in EditOrigin.allCases {
             let edit = Edit(sequence: 0, range: 0..<0, removed: "", inserted: "a", origin: origin)
             #expect(schema.validate(TraceEvent.edit(edit).json(t: 1)) == [], "\(origin)")
+        }
+        for unit in CountUnit.allCases {
+            #expect(schema.validate(TraceEvent.overflow(start: 0, end: 0, over: 0, unit: unit).json(t: 1)) == [])
         }
         for reason in ExitReason.allCases {
             #expect(schema.validate(TraceEvent.exit(text: "", caret: 0, preedit: "x", reason: reason).json(t: 1)) == [])

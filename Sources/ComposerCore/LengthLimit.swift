@@ -1,0 +1,51 @@
+/// The message length limit and how it is enforced.
+public struct LengthLimit: Equatable, Sendable {
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Accept everything, colour the overflow, refuse to send while over.
+        case soft
+        /// Seed 004: once input settles with no composition, cut what was just inserted
+        /// back to the limit. Never while composing, never undo/redo.
+        case hard
+    }
+
+    public var limit: Int
+    public var mode: Mode
+    public var unit: CountUnit
+
+    public init(limit: Int = 200, mode: Mode = .soft, unit: CountUnit = .graphemes) {
+        self.limit = max(0, limit)
+        self.mode = mode
+        self.unit = unit
+    }
+}
+
+/// Where the text stands against the limit, for the counter, Send and the hint.
+public struct LimitStatus: Equatable, Sendable {
+    /// Units of committed text.
+    public var count: Int
+    /// Units including the preedit, while composing (nil otherwise).
+    public var provisionalCount: Int?
+    public var limit: Int
+
+    public init(count: Int, provisionalCount: Int?, limit: Int) {
+        self.count = count
+        self.provisionalCount = provisionalCount
+        self.limit = limit
+    }
+
+    /// Units left (negative when over), from the committed text.
+    public var remaining: Int { limit - count }
+    public var isOver: Bool { count > limit }
+
+    /// The counter label: what is left ("42"), "−7" when over (U+2212, a real minus), and
+    /// while composing the provisional value including the preedit.
+    public var counterText: String {
+        let value = limit - (provisionalCount ?? count)
+        return value < 0 ? "\u{2212}\(-value)" : "\(value)"
+    }
+
+    /// The counter is in error when the committed text, or the text as it would be with
+    /// the composition committed, is over.
+    public var counterIsOver: Bool { (provisionalCount ?? count) > limit }
+    public var isProvisional: Bool { provisionalCount != nil }
+}

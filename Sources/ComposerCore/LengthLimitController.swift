@@ -1,0 +1,32 @@
+/// Hard mode (seed 004): at a settle with no composition, cut what was just inserted back
+/// to the limit. First in the settle order, so everything after sees the cut text.
+///
+/// It never refuses or rewrites anything while the input method is composing: a settle
+/// with a preedit is not "input complete", and the preedit is shown whole. Undo and redo
+/// are never cut (an over-limit undo shows as overflow instead), nor is old text when the
+/// limit is lowered: only insertions of the window that this settle closed count.
+public final class LengthLimitController: SettleController {
+    public let name = "limit"
+    public var limit: LengthLimit
+    private let perform: (SettleEffect) -> Void
+
+    /// The inserting paths the limit applies to: everything but undo and redo.
+    public static let trimmedOrigins: Set<EditOrigin> = Set(EditOrigin.allCases).subtracting([.undo, .redo])
+
+    public init(limit: LengthLimit, perform: @escaping (SettleEffect) -> Void) {
+        self.limit = limit
+        self.perform = perform
+    }
+
+    public func settle(_ model: ComposerModel, events: inout [TraceEvent]) {
+        guard limit.mode == .hard, model.preedit == nil,
+              model.document.count(in: limit.unit) > limit.limit else { return }
+        let inserted = model.log.insertedInLastQuietWindow(origins: Self.trimmedOrigins)
+        let cuts = LimitTrim.cuts(in: model.document, inserted: inserted, limit: limit.limit, unit: limit.unit)
+        for cut in cuts {
+            let removed = model.document.substring(scalars: cut)
+            perform(.trim(range: cut, caret: cut.lowerBound))
+            events.append(.limit(removed: removed, at: cut.lowerBound))
+        }
+    }
+}

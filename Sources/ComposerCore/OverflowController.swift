@@ -1,0 +1,88 @@
+/// Colours what is past the limit (seed 002): the committed graphemes after the limit
+/// carry the overflow tag, in both modes (in hard mode, undo can bring text back over).
+///
+/// Seed 002's rules: recolour only when characters changed (the controller runs at settle,
+/// which tag changes never cause — no loops); apply only the newest result (it is computed
+/// and applied synchronously at each settle); and cost proportional to the edit, not the
+/// document: it tracks the tagged range through the edits since the last settle and asks
+/// only for the difference, plus the freshly inserted text, whose tag GTK may or may not
+/// have inherited from its neighbours.
+public final class OverflowController: SettleController {
+    public let name = "overflow"
+    public var limit: LengthLimit
+    private let perform: (SettleEffect) -> Void
+    /// Ranges known to carry the tag, as of `seenSequence`.
+    private var tagged: [Range<Int>] = []
+    private var seenSequence = -1
+    private var reported: TraceEvent?
+    public private(set) var status = LimitStatus(count: 0, provisionalCount: nil, limit: 0)
+
+    public init(limit: LengthLimit, perform: @escaping (SettleEffect) -> Void) {
+        self.limit = limit
+        self.perform = perform
+    }
+
+    public func settle(_ model: ComposerModel, events: inout [TraceEvent]) {
+        let document = model.document
+        let count = document.count(in: limit.unit)
+        status = LimitStatus(count: count, provisionalCount: provisionalCount(model), limit: limit.limit)
+
+        let boundary = document.limitBoundary(limit.limit, in: limit.unit)
+        let overflow = boundary < document.scalarCount ? [boundary..<document.scalarCount] : []
+        let (known, unknown) = trackTagged(through: model.log.edits(after: seenSequence))
+        seenSequence = model.log.lastSequence
+        let add = RangeSet.subtract(overflow, known)
+        let remove = RangeSet.subtract(RangeSet.union(known, unknown), overflow)
+        if !add.isEmpty || !remove.isEmpty { perform(.overflowTag(add: add, remove: remove)) }
+        tagged = overflow
+
+        let event = TraceEvent.overflow(start: boundary, end: document.scalarCount,
+                                        over: max(0, count - limit.limit), unit: limit.unit)
+        if event != reported {
+            events.append(event)
+            reported = event
+        }
+    }
+
+    /// Where the tagged ranges are now, and the text inserted since (tag state unknown).
+    private func trackTagged(through edits: [Edit]) -> (known: [Range<Int>], unknown: [Range<Int>]) {
+        var known = InsertedRanges(ranges: tagged)
+        var unknown = InsertedRanges()
+        for edit in edits {
+            known.apply(edit, tagging: false)
+            unknown.apply(edit, tagging: true)
+        }
+        return (known.ranges, unknown.ranges)
+    }
+
+    /// The count as it would be with the composition committed at the caret.
+    private func provisionalCount(_ model: ComposerModel) -> Int? {
+        guard let preedit = model.preedit, !preedit.text.isEmpty else { return nil }
+        var withPreedit = model.document
+        withPreedit.replace(scalars: model.selection.lower..<model.selection.upper, with: preedit.text)
+        return withPreedit.count(in: limit.unit)
+    }
+}
+
+/// Set operations on sorted, disjoint scalar ranges.
+enum RangeSet {
+    static func union(_ a: [Range<Int>], _ b: [Range<Int>]) -> [Range<Int>] {
+        InsertedRanges.merged(a + b)
+    }
+
+    static func subtract(_ a: [Range<Int>], _ b: [Range<Int>]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        for range in a {
+            var pieces = [range]
+            for cut in b {
+                pieces = pieces.flatMap { piece -> [Range<Int>] in
+                    guard cut.lowerBound < piece.upperBound, piece.lowerBound < cut.upperBound else { return [piece] }
+                    return [piece.lowerBound..<max(piece.lowerBound, cut.lowerBound),
+                            min(piece.upperBound, cut.upperBound)..<piece.upperBound].filter { !$0.isEmpty }
+                }
+            }
+            result += pieces
+        }
+        return result
+    }
+}

@@ -1,0 +1,166 @@
+import ComposerCore
+import Testing
+
+@Suite("Counting in graphemes, scalars and UTF-16")
+struct CountingTests {
+    @Test(arguments: ["👨‍👩‍👧", "🇯🇵", "e\u{301}", "간", "C\u{30C}", "\r\n"])
+    func oneGraphemeEach(text: String) {
+        let document = TextDocument(text)
+        #expect(document.count(in: .graphemes) == 1)
+        #expect(document.count(in: .scalars) == text.unicodeScalars.count)
+        #expect(document.count(in: .utf16) == text.utf16.count)
+    }
+
+    @Test func theLimitBoundaryNeverSplitsAGrapheme() {
+        let document = TextDocument("ab🇯🇵c\u{30C}d")  // a b 🇯🇵 Č d: 5 graphemes, 7 scalars, 9 UTF-16
+        #expect(document.limitBoundary(2, in: .graphemes) == 2)
+        #expect(document.limitBoundary(3, in: .graphemes) == 4)
+        #expect(document.limitBoundary(5, in: .graphemes) == 7)  // not over: the end
+        // 3 scalars reach into the flag: the flag is over, whole.
+        #expect(document.limitBoundary(3, in: .scalars) == 2)
+        #expect(document.limitBoundary(5, in: .scalars) == 4)  // "C" + caron: Č is over whole
+        // UTF-16: the flag is 4 units; a limit inside it leaves it out.
+        #expect(document.limitBoundary(4, in: .utf16) == 2)
+        #expect(document.limitBoundary(6, in: .utf16) == 4)
+    }
+
+    @Test func theCounterShowsWhatIsLeftAMinusWhenOverAndTheProvisionalCount() {
+        #expect(LimitStatus(count: 158, provisionalCount: nil, limit: 200).counterText == "42")
+        let over = LimitStatus(count: 207, provisionalCount: nil, limit: 200)
+        #expect(over.counterText == "\u{2212}7" && over.isOver && over.counterIsOver)
+        let composing = LimitStatus(count: 195, provisionalCount: 203, limit: 200)
+        #expect(composing.counterText == "\u{2212}3" && composing.isProvisional)
+        #expect(!composing.isOver && composing.counterIsOver)
+    }
+
+    @Test func blankTextIsNotSentAndOverLimitTextIsNot() {
+        let limit = LengthLimit(limit: 3)
+        #expect(ComposerModel(text: " \n\t").sendRefusal(limit: limit) == .empty)
+        #expect(ComposerModel(text: "abcd").sendRefusal(limit: limit) == .overLimit(by: 1))
+        #expect(ComposerModel(text: "abc").sendDecision(limit: limit) == .send("abc"))
+    }
+}
+
+@Suite("Hard limit: seed 004")
+struct HardLimitTests {
+    /// Seed 004's example, literally: limit 10, しろくろの|がいる, こねこにゃー composed
+    /// (14 on screen, nothing limited), 子🐱ニャー committed → しろくろの子🐱がいる.
+    @Test func theSeedExample() {
+        let composer = SimulatedComposer(text: "しろくろのがいる", caret: 5, limit: LengthLimit(limit: 10, mode: .hard))
+        composer.settle()
+        for preedit in ["k", "こ", "こね", "こねこ", "こねこにゃー", "子🐱ニャー"] {
+            composer.compose(preedit)
+            composer.settle()
+            #expect(composer.text == "しろくろのがいる", "nothing limited while composing")
+        }
+        #expect(composer.status.provisionalCount == 13, "the preedit counts, provisionally (seed: 13)")
+        composer.commit("子🐱ニャー")
+        composer.compose("")
+        composer.endComposition()
+        let events = composer.settle()
+        #expect(composer.text == "しろくろの子🐱がいる")
+        #expect(composer.caret == 7, "right after the kept part")
+        #expect(events.contains(.limit(removed: "ニャー", at: 7)))
+        #expect(composer.trims.map(\.removed) == ["ニャー"])
+    }
+
+    @Test func hangulCommitsWithoutAPauseAreOneInsertion() {
+        let composer = SimulatedComposer(text: "abc", limit: LengthLimit(limit: 5, mode: .hard))
+        composer.settle()
+        // ibus-hangul: 한 commits as 글 starts composing; settles in between are not quiet.
+        composer.compose("ㅎ"); composer.settle()
+        composer.compose("한"); composer.settle()
+        composer.commit("한"); composer.compose("ㄱ"); composer.settle()
+        composer.compose("글"); composer.settle()
+        composer.commit("글"); composer.compose("ㅇ"); composer.settle()
+        composer.commit("ㅇ"); composer.compose(""); composer.endComposition()
+        #expect(composer.text == "abc한글ㅇ")
+        composer.settle()
+        #expect(composer.text == "abc한글", "the three commits were one insertion, cut from its end")
+    }
+
+    @Test func aCombiningMarkAtTheLimitIsAccepted() {
+        let composer = SimulatedComposer(text: "abC", limit: LengthLimit(limit: 3, mode: .hard))
+        composer.settle()
+        composer.commit("\u{30C}")
+        composer.settle()
+        #expect(composer.text == "abC\u{30C}", "C → Č does not add a grapheme")
+        #expect(composer.trims.isEmpty)
+    }
+
+    @Test func undoIsNeverTrimmedItShowsAsOverflow() {
+        let composer = SimulatedComposer(text: "", limit: LengthLimit(limit: 4, mode: .hard))
+        composer.settle()
+        composer.insert("abcdef", origin: .paste)
+        composer.settle()
+        #expect(composer.text == "abcd")
+        // Undoing the trim brings "ef" back in one step: not cut again, coloured instead.
+        composer.insert("ef", at: 4, origin: .undo)
+        let events = composer.settle()
+        #expect(composer.text == "abcdef")
+        #expect(events.contains(.overflow(start: 4, end: 6, over: 2, unit: .graphemes)))
+        #expect(composer.taggedRanges == [4..<6])
+    }
+
+    @Test func loweringTheLimitNeverCutsOldText() {
+        let composer = SimulatedComposer(text: "abcdef", limit: LengthLimit(limit: 10, mode: .hard))
+        composer.settle()
+        composer.limit = LengthLimit(limit: 3, mode: .hard)
+        composer.settle()
+        #expect(composer.text == "abcdef")
+        #expect(composer.taggedRanges == [3..<6])
+    }
+
+    @Test func textBeforeAndAfterTheInsertionIsNeverTouched() {
+        let composer = SimulatedComposer(text: "0123456789", caret: 5, limit: LengthLimit(limit: 12, mode: .hard))
+        composer.settle()
+        composer.insert("abcdef", origin: .paste)
+        composer.settle()
+        #expect(composer.text == "01234ab56789")
+        #expect(composer.caret == 7)
+    }
+
+    @Test(arguments: CountUnit.allCases)
+    func eachUnitCutsOnGraphemeBoundaries(unit: CountUnit) {
+        let composer = SimulatedComposer(text: "ab", limit: LengthLimit(limit: 5, mode: .hard, unit: unit))
+        composer.settle()
+        composer.commit("🇯🇵e\u{301}x")  // UTF-16: 4 + 2 + 1; scalars: 2 + 2 + 1
+        composer.settle()
+        let expected: String
+        switch unit {
+        case .graphemes: expected = "ab🇯🇵e\u{301}x"   // 5 graphemes: fits
+        case .scalars: expected = "ab🇯🇵"              // 4 scalars; é would make 6
+        case .utf16: expected = "ab"                    // the flag alone would make 6
+        }
+        #expect(Array(composer.text.unicodeScalars) == Array(expected.unicodeScalars))
+    }
+
+    @Test func recolouringCostsTheEditNotTheDocument() {
+        let composer = SimulatedComposer(text: String(repeating: "a", count: 100_000), limit: LengthLimit(limit: 10))
+        composer.settle()
+        #expect(composer.effects == [.overflowTag(add: [10..<100_000], remove: [])])
+        composer.commit("b")
+        composer.settle()
+        // Only the typed character is (re)tagged; the 99,990 coloured before are left alone.
+        #expect(composer.effects.last == .overflowTag(add: [100_000..<100_001], remove: []))
+        composer.delete(0..<1, origin: .key)
+        composer.settle()
+        // The tagged text moved left by one; the character now at 9 is within the limit again.
+        #expect(composer.effects.last == .overflowTag(add: [], remove: [9..<10]))
+        composer.settle()
+        #expect(composer.effects.count == 3, "nothing changed, nothing to do")
+    }
+
+    @Test func softModeNeverChangesTheText() {
+        let composer = SimulatedComposer(text: "", limit: LengthLimit(limit: 3))
+        composer.settle()
+        composer.insert("abcdef", origin: .paste)
+        let events = composer.settle()
+        #expect(composer.text == "abcdef")
+        #expect(events.contains(.overflow(start: 3, end: 6, over: 3, unit: .graphemes)))
+        #expect(composer.taggedRanges == [3..<6])
+        composer.delete(2..<6, origin: .key)
+        #expect(composer.settle().contains(.overflow(start: 2, end: 2, over: 0, unit: .graphemes)))
+        #expect(composer.taggedRanges.isEmpty)
+    }
+}
