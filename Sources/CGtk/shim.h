@@ -34,4 +34,11 @@ static inline guint cgtk_shift_mask(void) { return GDK_SHIFT_MASK; }
 static inline guint cgtk_control_mask(void) { return GDK_CONTROL_MASK; }
 static inline guint cgtk_alt_mask(void) { return GDK_ALT_MASK; }
 
+/// Styles the overflow tag: a text colour and a translucent background that read on light
+/// and dark themes, and an error underline that needs no colour at all.
+static inline void cgtk_style_overflow_tag(GtkTextTag *tag, const char *foreground, const char *background) {
+    g_object_set(tag, "foreground", foreground, "background", background,
+                 "underline", PANGO_UNDERLINE_ERROR, NULL);
+}
+
 #endif

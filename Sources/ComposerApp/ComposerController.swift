@@ -12,7 +12,10 @@ public final class ComposerController {
     public let trace: TraceWriter
     /// People and channels (from `--data`), loaded before the window exists.
     public let directory: Directory
-    private let pipeline = SettlePipeline(controllers: [TextChangeReporter()])
+    public private(set) var limit: LengthLimit
+    private var limitController: LengthLimitController!
+    private var overflowController: OverflowController!
+    private var pipeline: SettlePipeline!
     private let origins = EditOriginTracker()
     private var scheduler: SettleScheduler!
     private var inputMethod: InputMethodContext?
@@ -29,10 +32,15 @@ public final class ComposerController {
     public init(options: ComposerOptions, trace: TraceWriter, directory: Directory = .empty,
                 quit: @escaping () -> Void) {
         model = ComposerModel(text: options.initialText, caret: options.caret)
+        limit = options.limit
         self.trace = trace
         self.directory = directory
         self.quit = quit
         scheduler = SettleScheduler { [weak self] in self?.settle() }
+        // The fixed settle order: limit → overflow → (completion → highlighting) → trace.
+        limitController = LengthLimitController(limit: limit) { [weak self] in self?.apply($0) }
+        overflowController = OverflowController(limit: limit) { [weak self] in self?.apply($0) }
+        pipeline = SettlePipeline(controllers: [limitController, overflowController, TextChangeReporter()])
 
         ui.buffer.replaceAll(with: options.initialText)
         gtk_text_buffer_set_modified(ui.buffer.pointer, 0)
@@ -44,6 +52,7 @@ public final class ComposerController {
         routeKeys()
         observeWindow()
         onSignal(ui.sendButton, "clicked") { [weak self] in self?.send() }
+        onSignal(ui.trimButton, "clicked") { [weak self] in self?.trimToLimit() }
         // The first "text" event: the starting state, before focus and "ready".
         settle()
         gtk_widget_grab_focus(ui.textView)
@@ -240,15 +249,24 @@ public final class ComposerController {
 
     private func refreshControls() {
         guard !destroyed else { return }
-        gtk_widget_set_sensitive(ui.sendButton, model.canSend() ? 1 : 0)
-        gtk_label_set_text(opaque(ui.counterLabel), String(model.document.graphemeCount))
+        gtk_widget_set_sensitive(ui.sendButton, model.canSend(limit: limit) ? 1 : 0)
+        ui.show(overflowController.status, canTrim: !model.isComposing)
     }
 
     /// Sends the committed text if the core says so; never while composing.
     public func send() {
         guard !exited, !destroyed else { return }
         scheduler.settleNow()
-        guard case .send(let text) = model.sendDecision() else {
+        let text: String
+        switch model.sendDecision(limit: limit) {
+        case .send(let message):
+            text = message
+        case .refuse(.overLimit(let over)):
+            let unit = limit.unit == .graphemes ? "characters" : limit.unit.rawValue
+            ui.showLimitHint("\(over) \(unit) over the limit of \(limit.limit): shorten the message or trim it (Ctrl+Shift+T).")
+            gtk_widget_error_bell(ui.textView)
+            return
+        case .refuse:
             gtk_widget_error_bell(ui.textView)
             return
         }
@@ -256,6 +274,40 @@ public final class ComposerController {
         trace.emit(.send(text))
         origins.during(.program) { ui.buffer.clearIrreversibly() }
         scheduler.settleNow()
+    }
+
+    /// Applies a settle controller's decision to the buffer; the buffer's signals bring
+    /// the change back into the model like any edit.
+    private func apply(_ effect: SettleEffect) {
+        guard !destroyed else { return }
+        switch effect {
+        case let .trim(range, caret):
+            origins.during(.program) { ui.buffer.delete(range) }
+            ui.buffer.select(anchor: caret, caret: caret)
+        case let .overflowTag(add, remove):
+            for range in remove { ui.buffer.removeTag(ui.overflowTag, from: range) }
+            for range in add { ui.buffer.applyTag(ui.overflowTag, to: range) }
+        }
+    }
+
+    /// "Trim to limit": removes the overflow in one undoable step (never mid-composition).
+    public func trimToLimit() {
+        guard !exited, !destroyed, !model.isComposing else { return }
+        scheduler.settleNow()
+        let boundary = model.document.limitBoundary(limit.limit, in: limit.unit)
+        guard boundary < model.document.scalarCount else { return }
+        origins.during(.program) { ui.buffer.delete(boundary..<model.document.scalarCount) }
+        scheduler.settleNow()
+    }
+
+    /// The committed text's overflow as the buffer's tag shows it (for tests).
+    public var overflowTaggedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.overflowTag) }
+    public var limitHintShown: String? {
+        gtk_widget_get_visible(ui.limitHint) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.limitHint))) : nil
+    }
+    public var trimButtonShown: Bool { gtk_widget_get_visible(ui.trimButton) != 0 }
+    public var counterClasses: Set<String> {
+        Set(["error", "provisional"].filter { gtk_widget_has_css_class(ui.counterLabel, $0) != 0 })
     }
 
     // MARK: Window, focus, exit
@@ -284,10 +336,15 @@ public final class ComposerController {
             return false
         }
         captureKeyPresses(on: ui.window) { [weak self] key in
-            guard key.control, key.name.lowercased() == "q" else { return false }
-            self?.exit(reason: .ctrlQ)
+            guard let self, key.control else { return false }
+            switch key.name.lowercased() {
+            case "q": exit(reason: .ctrlQ)
+            case "t" where key.shift: trimToLimit()
+            default: return false
+            }
             return true
         }
+        onSignal(ui.textView, "realize", after: true) { [weak self] in self?.ui.styleOverflowTag() }
     }
 
     /// "ready" once the window is shown and the input has keyboard focus. It is posted to

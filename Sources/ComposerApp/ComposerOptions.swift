@@ -1,3 +1,5 @@
+import ComposerCore
+
 /// What the command line decided; validated before any window exists.
 public struct ComposerOptions: Sendable {
     public var initialText: String
@@ -9,9 +11,12 @@ public struct ComposerOptions: Sendable {
     public var profileDirectory: String
     /// Where people.jsonl and channels.jsonl are read from ("" = no data: start empty).
     public var dataDirectory: String
+    /// The message length limit (`--limit`, `--limit-mode`, `--count`).
+    public var limit: LengthLimit
 
     public init(initialText: String = "", caret: Int? = nil, tracePath: String? = nil,
-                profileDirectory: String, dataDirectory: String = "") {
+                profileDirectory: String, dataDirectory: String = "", limit: LengthLimit = LengthLimit()) {
+        self.limit = limit
         self.initialText = initialText
         self.caret = caret
         self.tracePath = tracePath

@@ -14,6 +14,12 @@ final class ComposerWindow {
     let inputScroller: UnsafeMutablePointer<GtkWidget>
     let counterLabel: UnsafeMutablePointer<GtkWidget>
     let sendButton: UnsafeMutablePointer<GtkWidget>
+    /// "Trim to limit": shown only while the text is over the limit.
+    let trimButton: UnsafeMutablePointer<GtkWidget>
+    /// Why Send did nothing (over the limit); shown after a refused Enter.
+    let limitHint: UnsafeMutablePointer<GtkWidget>
+    /// Marks the committed text past the limit.
+    let overflowTag: UnsafeMutablePointer<GtkTextTag>
 
     init() {
         Style.install()
@@ -32,6 +38,7 @@ final class ComposerWindow {
         gtk_widget_add_css_class(textView, "composer-input")
         buffer = TextBuffer(gtk_text_view_get_buffer(cast(textView)))
         gtk_text_buffer_set_enable_undo(buffer.pointer, 1)
+        overflowTag = buffer.createTag(named: "overflow")
 
         inputScroller = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(opaque(inputScroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
@@ -53,6 +60,23 @@ final class ComposerWindow {
         gtk_widget_set_focus_on_click(sendButton, 0)
         gtk_widget_set_focusable(sendButton, 0)
 
+        trimButton = gtk_button_new_from_icon_name("edit-cut-symbolic")
+        gtk_widget_set_tooltip_text(trimButton, "Trim to limit (Ctrl+Shift+T)")
+        gtk_widget_set_valign(trimButton, GTK_ALIGN_END)
+        gtk_widget_set_focus_on_click(trimButton, 0)
+        gtk_widget_set_focusable(trimButton, 0)
+        gtk_widget_set_visible(trimButton, 0)
+
+        limitHint = gtk_label_new(nil)
+        gtk_widget_add_css_class(limitHint, "limit-hint")
+        gtk_widget_add_css_class(limitHint, "error")
+        gtk_label_set_wrap(opaque(limitHint), 1)
+        gtk_label_set_xalign(opaque(limitHint), 0)
+        gtk_widget_set_margin_start(limitHint, 10)
+        gtk_widget_set_margin_end(limitHint, 10)
+        gtk_widget_set_margin_top(limitHint, 4)
+        gtk_widget_set_visible(limitHint, 0)
+
         let inputBar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         gtk_widget_add_css_class(inputBar, "input-bar")
         for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end,
@@ -61,13 +85,51 @@ final class ComposerWindow {
         }
         gtk_box_append(cast(inputBar), inputScroller)
         gtk_box_append(cast(inputBar), counterLabel)
+        gtk_box_append(cast(inputBar), trimButton)
         gtk_box_append(cast(inputBar), sendButton)
 
         let panel = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_box_append(cast(panel), messageList.scrolledWindow)
         gtk_box_append(cast(panel), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
+        gtk_box_append(cast(panel), limitHint)
         gtk_box_append(cast(panel), inputBar)
         gtk_window_set_child(cast(window), panel)
+    }
+
+    /// Colours the overflow tag for the current theme: a red that reads on the text view's
+    /// background, chosen from how light its text colour is.
+    func styleOverflowTag() {
+        var color = GdkRGBA()
+        gtk_style_context_get_color(gtk_widget_get_style_context(textView), &color)
+        let luminance = 0.2126 * color.red + 0.7152 * color.green + 0.0722 * color.blue
+        if luminance > 0.5 {  // light text: a dark theme
+            cgtk_style_overflow_tag(overflowTag, "#ff7b63", "rgba(255,123,99,0.18)")
+        } else {
+            cgtk_style_overflow_tag(overflowTag, "#c01c28", "rgba(224,27,36,0.12)")
+        }
+    }
+
+    /// Shows the limit's state: what is left, an error style when over, a provisional
+    /// style while a composition is counted in; the trim action only when over.
+    func show(_ status: LimitStatus, canTrim: Bool) {
+        gtk_label_set_text(opaque(counterLabel), status.counterText)
+        setClass("error", on: counterLabel, status.counterIsOver)
+        setClass("dim-label", on: counterLabel, !status.counterIsOver)
+        setClass("provisional", on: counterLabel, status.isProvisional)
+        gtk_widget_set_tooltip_text(counterLabel, status.isProvisional
+            ? "Provisional: includes the text being composed" : "Characters left")
+        gtk_widget_set_visible(trimButton, status.isOver ? 1 : 0)
+        gtk_widget_set_sensitive(trimButton, canTrim ? 1 : 0)
+        if !status.isOver { gtk_widget_set_visible(limitHint, 0) }
+    }
+
+    func showLimitHint(_ text: String) {
+        gtk_label_set_text(opaque(limitHint), text)
+        gtk_widget_set_visible(limitHint, 1)
+    }
+
+    private func setClass(_ name: String, on widget: UnsafeMutablePointer<GtkWidget>, _ on: Bool) {
+        if on { gtk_widget_add_css_class(widget, name) } else { gtk_widget_remove_css_class(widget, name) }
     }
 
     /// Lets the input grow with its content up to six display lines, then scroll.

@@ -15,6 +15,8 @@ enum Style {
     .input-bar { padding: 0; }
     .composer-input { border-radius: 8px; }
     .counter { font-feature-settings: "tnum"; min-width: 3em; }
+    .counter.provisional { font-style: italic; }
+    .counter.error, .limit-hint { color: @error_color; }
     """
 
     /// Installs the style sheet for the default display (once per process).

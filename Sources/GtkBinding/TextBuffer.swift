@@ -54,6 +54,49 @@ public struct TextBuffer {
         gtk_text_buffer_end_user_action(pointer)
     }
 
+    /// Deletes `range` (character offsets) as one undoable step.
+    public func delete(_ range: Range<Int>) {
+        var start = iter(at: range.lowerBound), end = iter(at: range.upperBound)
+        gtk_text_buffer_begin_user_action(pointer)
+        gtk_text_buffer_delete(pointer, &start, &end)
+        gtk_text_buffer_end_user_action(pointer)
+    }
+
+    /// Creates a tag in the buffer's tag table (owned by the table).
+    public func createTag(named name: String) -> UnsafeMutablePointer<GtkTextTag> {
+        let tag = gtk_text_tag_new(name)!
+        gtk_text_tag_table_add(gtk_text_buffer_get_tag_table(pointer), tag)
+        g_object_unref(tag.rawPointer)
+        return tag
+    }
+
+    public func applyTag(_ tag: UnsafeMutablePointer<GtkTextTag>, to range: Range<Int>) {
+        var start = iter(at: range.lowerBound), end = iter(at: range.upperBound)
+        gtk_text_buffer_apply_tag(pointer, tag, &start, &end)
+    }
+
+    public func removeTag(_ tag: UnsafeMutablePointer<GtkTextTag>, from range: Range<Int>) {
+        var start = iter(at: range.lowerBound), end = iter(at: range.upperBound)
+        gtk_text_buffer_remove_tag(pointer, tag, &start, &end)
+    }
+
+    /// The character ranges carrying `tag` (walks its toggles: for tests and diagnostics).
+    public func ranges(of tag: UnsafeMutablePointer<GtkTextTag>) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var iterator = iter(at: 0)
+        var start: Int? = gtk_text_iter_has_tag(&iterator, tag) != 0 ? 0 : nil
+        while gtk_text_iter_forward_to_tag_toggle(&iterator, tag) != 0 {
+            let position = offset(of: &iterator)
+            if let begin = start {
+                if gtk_text_iter_ends_tag(&iterator, tag) != 0 { ranges.append(begin..<position); start = nil }
+            } else if gtk_text_iter_starts_tag(&iterator, tag) != 0 {
+                start = position
+            }
+        }
+        if let begin = start { ranges.append(begin..<characterCount) }
+        return ranges
+    }
+
     /// Deletes everything as one step the user cannot undo (the text was sent).
     public func clearIrreversibly() {
         gtk_text_buffer_begin_irreversible_action(pointer)

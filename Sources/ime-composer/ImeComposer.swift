@@ -35,7 +35,18 @@ struct Run: ParsableCommand {
                                + "source tree's data/).", valueName: "DIR"))
     var data: String?
 
+    @Option(help: "Message length limit (non-negative).")
+    var limit: Int = 200
+
+    @Option(name: .customLong("limit-mode"),
+            help: "soft: accept everything and colour the overflow; hard: cut what was just inserted back to the limit once input settles.")
+    var limitMode: LengthLimit.Mode = .soft
+
+    @Option(help: "What the limit counts: graphemes (what a person calls a character), scalars or utf16.")
+    var count: CountUnit = .graphemes
+
     func validate() throws {
+        guard limit >= 0 else { throw ValidationError("--limit \(limit): the limit must be 0 or more") }
         if let caret {
             do {
                 try TextDocument(text).validateCaret(caret)
@@ -49,11 +60,15 @@ struct Run: ParsableCommand {
         let directory = try ProfileDirectory.prepare(profile)
         let options = ComposerOptions(initialText: text, caret: caret, tracePath: trace,
                                       profileDirectory: directory,
-                                      dataDirectory: data ?? DataDirectory.defaultPath)
+                                      dataDirectory: data ?? DataDirectory.defaultPath,
+                                      limit: LengthLimit(limit: limit, mode: limitMode, unit: count))
         let status = ComposerApplication.run(options: options)
         if status != 0 { throw ExitCode(status) }
     }
 }
+
+extension LengthLimit.Mode: ExpressibleByArgument {}
+extension CountUnit: ExpressibleByArgument {}
 
 /// Where the app keeps its state: the given directory, or the XDG data directory.
 enum ProfileDirectory {
