@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import ComposerCore
+import TestHarness
+
+/// The length limit with real input methods: nothing is cut or rewritten while an engine
+/// composes; once input settles, hard mode cuts what the engine committed back to the
+/// limit, and soft mode colours the overflow.
+@Suite(.serialized)
+struct LengthLimitEndToEndTests {
+    static let schema = try! TraceSchema(contentsOf: ComposerBinary.packageRoot.appendingPathComponent("docs/trace-schema.json"))
+    static let artifacts = ComposerBinary.packageRoot.appendingPathComponent("out/test-artifacts")
+
+    /// The scalar offset after `count` graphemes of `text`.
+    static func scalars(inFirst count: Int, of text: String) -> Int {
+        text.prefix(count).unicodeScalars.count
+    }
+
+    /// SIGTERM, exit last with status 0, every line valid.
+    static func finish(_ cs: ComposerSession) throws {
+        #expect(try cs.terminateApp() == 0)
+        #expect(cs.trace.entries.last?.name == "exit")
+        for entry in cs.trace.entries {
+            #expect(schema.validate(entry.line).isEmpty, "\(entry.line)")
+        }
+    }
+
+    /// Types `keys`, waits for the commit(s) they cause and the settled text after them.
+    static func typeAndSettle(_ cs: ComposerSession, _ keys: [String], confirm: String = "Return") throws -> (commits: [String], text: String) {
+        let from = cs.trace.entries.count
+        try cs.xdotool.key(keys)
+        try cs.trace.waitFor("a preedit for \(keys)", from: from) { $0["ev"]?.stringValue == "preedit" }
+        let composedUpTo = cs.trace.entries.count
+        // While the engine composes, nothing is cut: no limit events, the text unchanged.
+        #expect(!cs.trace.entries[from...].contains { $0.name == "limit" }, "nothing is cut while composing")
+        try cs.xdotool.key([confirm])
+        try cs.trace.waitFor("the composition to end", from: composedUpTo) { $0["ev"]?.stringValue == "preedit-end" }
+        let marker = cs.trace.entries.count
+        // The settle after the commit: a probe key the IM passes on (Shift) and its key line.
+        try cs.xdotool.key(["shift"])
+        try cs.trace.waitFor("input to settle", from: marker) {
+            $0["ev"]?.stringValue == "key" && $0["keyval"]?.stringValue == "Shift_L"
+        }
+        let entries = cs.trace.entries[from...]
+        let commits = entries.filter { $0.name == "commit" }.compactMap { $0.value["text"]?.stringValue }
+        let text = entries.last { $0.name == "text" }?.value["text"]?.stringValue ?? ""
+        return (commits, text)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func ibusAnthyComposingInsideTextHardModeCutsTheCommitBackToTheLimit() throws {
+        let cs = try ComposerSession(.ibusAnthy, arguments: ["--text", "しろくろのがいる", "--caret", "5",
+                                                             "--limit", "10", "--limit-mode", "hard"],
+                                     name: "e2e-limit-anthy-hard")
+        defer { cs.stop() }
+        let (commits, text) = try Self.typeAndSettle(cs, "konekonya".map(String.init) + ["minus", "space"])
+        let committed = commits.joined()
+        #expect(committed.count > 2, "the engine committed more than fits: \(committed)")
+        let kept = 10 - 8
+        let expected = "しろくろの" + committed.prefix(kept) + "がいる"
+        #expect(text == expected, "seed 004: \(text) ≠ \(expected)")
+        let limit = try #require(cs.trace.events(named: "limit").last)
+        #expect(limit["removed"]?.stringValue == String(committed.dropFirst(kept)))
+        #expect(limit["at"]?.intValue == 5 + Self.scalars(inFirst: kept, of: committed))
+        let settled = cs.trace.events(named: "text").last
+        #expect(settled?["caret"]?.intValue == 5 + Self.scalars(inFirst: kept, of: committed),
+                "the caret goes right after the kept part")
+        try Self.finish(cs)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func ibusAnthySoftModeColoursTheOverflowAndSavesAScreenshot() throws {
+        let cs = try ComposerSession(.ibusAnthy, arguments: ["--text", "しろくろのがいる", "--caret", "5",
+                                                             "--limit", "10"],
+                                     name: "e2e-limit-anthy-soft")
+        defer { cs.stop() }
+        let (commits, text) = try Self.typeAndSettle(cs, "konekonya".map(String.init) + ["minus", "space"])
+        let committed = commits.joined()
+        #expect(text == "しろくろの" + committed + "がいる", "soft mode never changes the text")
+        let overflow = try #require(cs.trace.events(named: "overflow").last)
+        let length = text.unicodeScalars.count
+        #expect(overflow["start"]?.intValue == Self.scalars(inFirst: 10, of: text))
+        #expect(overflow["end"]?.intValue == length)
+        #expect(overflow["over"]?.intValue == text.count - 10)
+        #expect(cs.trace.events(named: "limit").isEmpty)
+        try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
+        let shot = try cs.screenshotWindow(to: Self.artifacts.appendingPathComponent("limit-soft-overflow.png"))
+        #expect(try Data(contentsOf: shot).count > 2_000)
+        try Self.finish(cs)
+    }
+
+    @Test(.timeLimit(.minutes(2)), arguments: [InputMethodKind.ibusHangul, .fcitxHangul])
+    func hangulSyllablesAtTheLimit(kind: InputMethodKind) throws {
+        let cs = try ComposerSession(kind, arguments: ["--text", "abc", "--limit", "4", "--limit-mode", "hard"],
+                                     name: "e2e-limit-\(kind.rawValue)")
+        defer { cs.stop() }
+        // 한 commits as 글 starts composing (no pause), then Return commits 글: one insertion.
+        let (commits, text) = try Self.typeAndSettle(cs, ["g", "k", "s", "r", "m", "f"])
+        #expect(commits.joined() == "한글", "\(commits)")
+        #expect(text == "abc한", "cut back to the limit from the end of the insertion")
+        let limit = try #require(cs.trace.events(named: "limit").last)
+        #expect(limit["removed"]?.stringValue == "글" && limit["at"]?.intValue == 4)
+        #expect(!cs.trace.entries.contains { $0.name == "send" })
+        try Self.finish(cs)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func fcitxAnthyHardMode() throws {
+        let cs = try ComposerSession(.fcitxAnthy, arguments: ["--text", "ab", "--limit", "3", "--limit-mode", "hard"],
+                                     name: "e2e-limit-fcitx-anthy")
+        defer { cs.stop() }
+        let (commits, text) = try Self.typeAndSettle(cs, "koneko".map(String.init) + ["space"])
+        let committed = commits.joined()
+        #expect(committed.count >= 2, "\(committed)")
+        #expect(text == "ab" + committed.prefix(1))
+        #expect(cs.trace.events(named: "limit").last?["removed"]?.stringValue == String(committed.dropFirst()))
+        try Self.finish(cs)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func gtkDeadKeysAndACombiningMarkAtTheLimit() throws {
+        let cs = try ComposerSession(.gtkSimple, arguments: ["--text", "caf", "--limit", "4", "--limit-mode", "hard"],
+                                     name: "e2e-limit-simple")
+        defer { cs.stop() }
+        try cs.session.runChecked("setxkbmap", ["-layout", "us", "-variant", "intl"])
+        try cs.session.runChecked("xmodmap", ["-e", "keycode 254 = U030C"])
+        let trace = cs.trace
+        // é fills the limit exactly: accepted.
+        try cs.xdotool.key(["dead_acute", "e"])
+        try trace.waitFor("café") { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "café" }
+        // A second é is over: cut once the dead-key composition is committed.
+        try cs.xdotool.key(["dead_acute", "e"])
+        try trace.waitFor("the cut é") { $0["ev"]?.stringValue == "limit" && $0["removed"]?.stringValue == "é" }
+        // A combining caron joins the last letter (é + ˇ): still four graphemes, accepted.
+        let from = trace.entries.count
+        try cs.xdotool.key(["U030C"])
+        let joined = try trace.waitFor("the caron joined", from: from) { $0["ev"]?.stringValue == "text" }
+        #expect(joined["text"]?.stringValue.map { Array($0.unicodeScalars) } == Array("café\u{30C}".unicodeScalars))
+        #expect(trace.events(named: "limit").count == 1)
+        try Self.finish(cs)
+    }
+}
