@@ -22,6 +22,11 @@ public enum TraceEvent: Equatable, Sendable {
     /// The coloured overflow: scalar range and how many units over (0 and an empty range
     /// when back under).
     case overflow(start: Int, end: Int, over: Int, unit: CountUnit)
+    /// The completion list opened, changed or closed (`items`: ids of the first rows;
+    /// `selected`: -1 when closed).
+    case completion(state: CompletionListChange, prefix: String, query: String, items: [String], selected: Int)
+    /// A completion item was accepted: `text` replaced the prefix and query.
+    case accept(item: String, text: String)
     case send(String)
     case exit(text: String, caret: Int, preedit: String, reason: ExitReason)
 
@@ -44,6 +49,8 @@ public enum TraceEvent: Equatable, Sendable {
         case .edit: return "edit"
         case .limit: return "limit"
         case .overflow: return "overflow"
+        case .completion: return "completion"
+        case .accept: return "accept"
         case .send: return "send"
         case .exit: return "exit"
         }
@@ -93,6 +100,13 @@ public enum TraceEvent: Equatable, Sendable {
             return [("removed", .string(removed)), ("at", .int(at))]
         case let .overflow(start, end, over, unit):
             return [("start", .int(start)), ("end", .int(end)), ("over", .int(over)), ("unit", .string(unit.rawValue))]
+        case let .completion(state, prefix, query, items, selected):
+            return [
+                ("state", .string(state.rawValue)), ("prefix", .string(prefix)), ("query", .string(query)),
+                ("items", .array(items.map(JSONValue.string))), ("selected", .int(selected)),
+            ]
+        case let .accept(item, text):
+            return [("item", .string(item)), ("text", .string(text))]
         case let .send(text):
             return [("text", .string(text))]
         case let .exit(text, caret, preedit, reason):

@@ -29,6 +29,11 @@ struct TraceEventTests {
         (.limit(removed: "ニャー", at: 7), #"{"ev":"limit","t":42,"removed":"ニャー","at":7}"#),
         (.overflow(start: 200, end: 207, over: 7, unit: .graphemes),
          #"{"ev":"overflow","t":42,"start":200,"end":207,"over":7,"unit":"graphemes"}"#),
+        (.completion(state: .open, prefix: "@", query: "たな", items: ["u0001", "u0003"], selected: 0),
+         #"{"ev":"completion","t":42,"state":"open","prefix":"@","query":"たな","items":["u0001","u0003"],"selected":0}"#),
+        (.completion(state: .close, prefix: ":", query: "ねこ", items: [], selected: -1),
+         #"{"ev":"completion","t":42,"state":"close","prefix":":","query":"ねこ","items":[],"selected":-1}"#),
+        (.accept(item: "u0001", text: "@tanaka "), #"{"ev":"accept","t":42,"item":"u0001","text":"@tanaka "}"#),
         (.send("hi"), #"{"ev":"send","t":42,"text":"hi"}"#),
         (.exit(text: "子猫", caret: 2, preedit: "", reason: .ctrlQ), #"{"ev":"exit","t":42,"text":"子猫","caret":2,"preedit":"","reason":"ctrl-q"}"#),
     ]
@@ -54,6 +59,10 @@ struct TraceEventTests {
         }
         for reason in ExitReason.allCases {
             #expect(schema.validate(TraceEvent.exit(text: "", caret: 0, preedit: "x", reason: reason).json(t: 1)) == [])
+        }
+        for change in CompletionListChange.allCases {
+            let event = TraceEvent.completion(state: change, prefix: "#", query: "", items: ["c01"], selected: 0)
+            #expect(schema.validate(event.json(t: 1)) == [], "\(change)")
         }
         let allStyles = Preedit(text: "ab", cursor: 0, segments: [PreeditSegment(start: 0, end: 2, styles: PreeditStyle.allCases)])
         #expect(schema.validate(TraceEvent.preedit(allStyles).json(t: 1)) == [])

@@ -1,0 +1,163 @@
+/// A registered completion prefix: `@` → people, `#` → channels, `:` → emoji, or one
+/// that configuration added.
+public struct CompletionPrefix: Equatable, Sendable {
+    /// The prefix as registered (`@`). In the text it may also appear full-width (`＠`),
+    /// which is what Japanese input methods commit in their default mode.
+    public var prefix: String
+    /// The name of the `CompletionSource` that completes words with this prefix.
+    public var source: String
+    /// The list opens only from this many query scalars on (`:` needs 2, so `10:3` and `:)`
+    /// stay quiet).
+    public var minimumQueryLength: Int
+
+    public init(prefix: String, source: String, minimumQueryLength: Int = 0) {
+        self.prefix = prefix
+        self.source = source
+        self.minimumQueryLength = max(0, minimumQueryLength)
+    }
+}
+
+/// The word being completed: a registered prefix and the query typed after it, up to the caret.
+public struct CompletionWord: Equatable, Sendable {
+    /// The registered prefix (`@`, even when the text has `＠`).
+    public var prefix: String
+    /// The query: every scalar between the prefix and the caret.
+    public var query: String
+    /// The source registered for the prefix.
+    public var source: String
+    /// Scalar range from the prefix's first scalar to the caret: what accepting replaces.
+    public var range: Range<Int>
+
+    public init(prefix: String, query: String, source: String, range: Range<Int>) {
+        self.prefix = prefix
+        self.query = query
+        self.source = source
+        self.range = range
+    }
+}
+
+/// Finds the word to complete at the caret (seed 000: on every caret move, with no
+/// real selection, the word at the caret is checked against the registered prefixes).
+///
+/// A word is the run from a prefix to the caret:
+/// - its characters are letters and digits of any script (kana, kanji, Hangul, Latin with
+///   diacritics, combining marks included), `_`, `-` and `.` (also full-width);
+/// - the prefix starts the text or follows whitespace, punctuation or a symbol (an emoji),
+///   so `mail@host` is not a mention;
+/// - the selection is empty, and the word is at most `maximumQueryLength` scalars long.
+///
+/// Only a bounded window before the caret is read from the document (O(log n + window)),
+/// never the whole text.
+public struct CompletionTrigger: Sendable {
+    public private(set) var prefixes: [CompletionPrefix] = []
+    /// Longer queries are not completed (and not looked at further back than this).
+    public static let maximumQueryLength = 64
+
+    public init(prefixes: [CompletionPrefix] = []) {
+        for prefix in prefixes { register(prefix) }
+    }
+
+    /// `@` people, `#` channels, `:` emoji from the second query character.
+    public static let standard = CompletionTrigger(prefixes: [
+        CompletionPrefix(prefix: "@", source: CompletionSource.peopleName),
+        CompletionPrefix(prefix: "#", source: CompletionSource.channelsName),
+        CompletionPrefix(prefix: ":", source: CompletionSource.emojiName, minimumQueryLength: 2),
+    ])
+
+    /// Registers (or re-registers) a prefix. Returns false, and changes nothing, when the
+    /// prefix is empty or ends in a word character (it could never be told from the word).
+    @discardableResult
+    public mutating func register(_ prefix: CompletionPrefix) -> Bool {
+        guard let last = prefix.prefix.unicodeScalars.last, !Self.isWordScalar(last) else { return false }
+        prefixes.removeAll { $0.prefix == prefix.prefix }
+        prefixes.append(prefix)
+        // Longest first, so `+:` wins over `:`.
+        prefixes.sort { $0.prefix.unicodeScalars.count > $1.prefix.unicodeScalars.count }
+        return true
+    }
+
+    @discardableResult
+    public mutating func register(prefix: String, source: String, minimumQueryLength: Int = 0) -> Bool {
+        register(CompletionPrefix(prefix: prefix, source: source, minimumQueryLength: minimumQueryLength))
+    }
+
+    /// The word to complete at the caret, or nil (a selection, no prefix, too short or long).
+    public func word(in document: TextDocument, selection: TextSelection) -> CompletionWord? {
+        guard selection.isEmpty, !prefixes.isEmpty else { return nil }
+        let caret = document.clampScalar(selection.caret)
+        let longestPrefix = prefixes.map { $0.prefix.unicodeScalars.count }.max() ?? 1
+        // One scalar more than the longest word + prefix, to see what precedes the prefix.
+        let windowStart = max(0, caret - Self.maximumQueryLength - longestPrefix - 1)
+        let window = Array(document.substring(scalars: windowStart..<caret).unicodeScalars)
+        var queryStart = window.count
+        while queryStart > 0, Self.isWordScalar(window[queryStart - 1]) { queryStart -= 1 }
+        let queryLength = window.count - queryStart
+        guard queryLength <= Self.maximumQueryLength else { return nil }
+        for registered in prefixes {
+            let prefix = Array(registered.prefix.unicodeScalars)
+            let prefixStart = queryStart - prefix.count
+            guard prefixStart >= 0,
+                  zip(window[prefixStart..<queryStart], prefix).allSatisfy({ Self.widthFolded($0) == $1 })
+            else { continue }
+            if prefixStart == 0 {
+                guard windowStart == 0 else { continue }  // the text goes on before the window
+            } else {
+                guard Self.mayPrecedePrefix(window[prefixStart - 1]) else { continue }
+            }
+            guard queryLength >= registered.minimumQueryLength else { return nil }
+            var query = ""
+            query.unicodeScalars.append(contentsOf: window[queryStart...])
+            return CompletionWord(prefix: registered.prefix, query: query, source: registered.source,
+                                  range: (windowStart + prefixStart)..<caret)
+        }
+        return nil
+    }
+
+    /// Convenience: the word at `caret` (a scalar offset) in `text`.
+    public func word(in text: String, caret: Int) -> CompletionWord? {
+        word(in: TextDocument(text), selection: TextSelection(caret: caret))
+    }
+
+    /// Letters, marks and digits of any script, `_`, `-`, `.` (and their full-width forms).
+    public static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        let scalar = widthFolded(scalar)
+        switch scalar {
+        case "_", "-", ".": return true
+        default: break
+        }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark,
+             .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// What may come right before a prefix: whitespace, punctuation (`.`, `_` and `-` too:
+    /// they belong to a word only after the prefix), symbols (an emoji, also its variation
+    /// selector or zero-width joiner), line breaks and other control characters.
+    static func mayPrecedePrefix(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.isWhitespace { return true }
+        switch scalar.value {
+        case 0xFE00...0xFE0F, 0x200D, 0xE0020...0xE007F: return true  // emoji sequence tails
+        default: break
+        }
+        switch scalar.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+             .initialPunctuation, .finalPunctuation, .otherPunctuation,
+             .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol,
+             .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Full-width ASCII (`＠`, `＃`, `：`) as ASCII; everything else as is.
+    static func widthFolded(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        guard (0xFF01...0xFF5E).contains(scalar.value) else { return scalar }
+        return Unicode.Scalar(scalar.value - 0xFEE0) ?? scalar
+    }
+}

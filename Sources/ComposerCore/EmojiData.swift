@@ -1,0 +1,106 @@
+import Foundation
+
+/// One emoji the composer can complete (a line of data/emoji.jsonl, written by
+/// scripts/generate-emoji.py from CLDR and python3-emoji).
+public struct EmojiEntry: Equatable, Sendable {
+    /// Code points, lowercase hex joined by "-" ("1f431").
+    public var id: String
+    /// The emoji itself, fully qualified: what accepting inserts.
+    public var char: String
+    /// Without colons: the CLDR short name in snake_case first ("cat_face"), then aliases ("cat").
+    public var shortcodes: [String]
+    /// Language ("en", "ja") → CLDR name ("cat face", "ネコの顔").
+    public var names: [String: String]
+    /// Language → CLDR keywords.
+    public var keywords: [String: [String]]
+
+    public init(id: String, char: String, shortcodes: [String], names: [String: String] = [:],
+                keywords: [String: [String]] = [:]) {
+        self.id = id
+        self.char = char
+        self.shortcodes = shortcodes
+        self.names = names
+        self.keywords = keywords
+    }
+
+    /// Languages in a fixed order: en, ja, then the others sorted.
+    var languages: [String] {
+        let all = Set(names.keys).union(keywords.keys)
+        return ["en", "ja"].filter(all.contains) + all.subtracting(["en", "ja"]).sorted()
+    }
+}
+
+/// Reads data/emoji.jsonl. Like `DirectoryLoader`: never throws, skips and reports bad lines.
+public enum EmojiLoader {
+    public static let fileName = "emoji.jsonl"
+
+    /// `directory/emoji.jsonl`; problems name the file (and line).
+    public static func load(from directory: URL) -> (emoji: [EmojiEntry], problems: [DirectoryProblem]) {
+        let url = directory.appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            return ([], [DirectoryProblem(path: url.path, line: nil, message: "no such file")])
+        }
+        var problems: [DirectoryProblem] = []
+        let emoji = parse(Array(data), path: url.path, problems: &problems)
+        return (emoji, problems)
+    }
+
+    public static func parse(_ bytes: [UInt8], path: String, problems: inout [DirectoryProblem]) -> [EmojiEntry] {
+        var result: [EmojiEntry] = []
+        var seen = Set<String>()
+        for (index, rawLine) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            func report(_ message: String) {
+                problems.append(DirectoryProblem(path: path, line: index + 1, message: message))
+            }
+            guard let line = String(validating: rawLine, as: UTF8.self) else {
+                report("not valid UTF-8")
+                continue
+            }
+            if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
+            do {
+                let entry = try self.entry(from: try JSONValue.parse(line))
+                guard seen.insert(entry.id).inserted else {
+                    report("duplicate id \"\(entry.id)\"; skipped")
+                    continue
+                }
+                result.append(entry)
+            } catch let problem as LineProblem {
+                report(problem.message)
+            } catch {
+                report("\(error)")
+            }
+        }
+        return result
+    }
+
+    struct LineProblem: Error { let message: String }
+
+    static func entry(from value: JSONValue) throws -> EmojiEntry {
+        guard value.objectMembers != nil else { throw LineProblem(message: "expected a JSON object") }
+        func string(_ field: String) throws -> String {
+            guard let string = value[field]?.stringValue, !string.isEmpty else {
+                throw LineProblem(message: "expected a non-empty string for \"\(field)\"")
+            }
+            return string
+        }
+        func strings(_ value: JSONValue?, _ field: String) throws -> [String] {
+            guard let array = value?.arrayValue else { throw LineProblem(message: "expected an array for \"\(field)\"") }
+            return try array.map {
+                guard let string = $0.stringValue else { throw LineProblem(message: "expected strings in \"\(field)\"") }
+                return string
+            }
+        }
+        let shortcodes = try strings(value["shortcodes"], "shortcodes")
+        var names: [String: String] = [:]
+        for (language, name) in value["names"]?.objectMembers ?? [] {
+            guard let name = name.stringValue else { throw LineProblem(message: "expected strings in \"names\"") }
+            names[language] = name
+        }
+        var keywords: [String: [String]] = [:]
+        for (language, words) in value["keywords"]?.objectMembers ?? [] {
+            keywords[language] = try strings(words, "keywords")
+        }
+        return EmojiEntry(id: try string("id"), char: try string("char"), shortcodes: shortcodes,
+                          names: names, keywords: keywords)
+    }
+}
