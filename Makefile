@@ -3,6 +3,7 @@
 #   make build   swift build
 #   make test    deps + build + build tests + run every suite (Swift Testing); ends with a summary
 #   make run     deps + build + run the app; with no display, the headless demo (out/demo/)
+#   make bench   completion benchmark (release build): 100,000 people, ours vs GtkSourceView
 #   make clean   remove build products
 # The end-to-end suites start their own Xvfb / D-Bus / IBus through Tests/TestHarness:
 # no xvfb-run is needed and the real desktop is never touched.
@@ -19,7 +20,7 @@ TEST_ARGS ?=
 # Where the headless demo saves its screenshots and trace.
 DEMO_OUT ?= out/demo
 
-.PHONY: all deps build test run clean
+.PHONY: all deps build test run bench clean
 
 all: build
 
@@ -62,6 +63,10 @@ run: deps build
 	  exec .build/debug/composer-demo $(DEMO_OUT); \
 	fi; \
 	exec $(BIN) $(ARGS)
+
+bench: deps
+	$(SWIFT) build -c release --product completion-benchmark
+	.build/release/completion-benchmark $(ARGS)
 
 clean:
 	$(SWIFT) package clean

@@ -8,6 +8,7 @@ let package = Package(
     name: "ime-composer",
     products: [
         .executable(name: "ime-composer", targets: ["ime-composer"]),
+        .executable(name: "completion-benchmark", targets: ["completion-benchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -19,6 +20,12 @@ let package = Package(
             name: "CGtk",
             pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]
+        ),
+        // GtkSourceView 5: only the completion benchmark links it (its fuzzy matcher is the yardstick).
+        .systemLibrary(
+            name: "CGtkSourceView",
+            pkgConfig: "gtksourceview-5",
+            providers: [.apt(["libgtksourceview-5-dev"])]
         ),
         .target(
             name: "GtkBinding",
@@ -44,6 +51,11 @@ let package = Package(
         .executableTarget(
             name: "composer-demo",
             dependencies: ["ComposerCore", "TestHarness"]
+        ),
+        // `make bench`: completion over 100,000 people, ours vs gtk_source_completion_fuzzy_match.
+        .executableTarget(
+            name: "completion-benchmark",
+            dependencies: ["ComposerCore", "CGtkSourceView"]
         ),
         // Process/session helpers shared by the GTK and end-to-end suites and the demo.
         .target(
