@@ -94,6 +94,7 @@ public final class CompletionController: SettleController {
     /// Adds (or replaces) a source; recent items of that name apply to it.
     public func add(_ source: CompletionSource) {
         sources[source.name] = source
+        if lastSearch?.source == source.name { lastSearch = nil }
         source.setRecent(ids: recents.items(for: source.name))
     }
 

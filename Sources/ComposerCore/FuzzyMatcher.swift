@@ -18,9 +18,11 @@ public struct FuzzyMatch: Equatable, Sendable {
 }
 
 /// What a search remembers so that the next, longer query re-filters instead of starting over.
-public struct FuzzySearchState: Sendable {
+public struct FuzzySearchState {
     /// The folded query this state belongs to.
     public let query: [UInt32]
+    /// The matcher that made it (a state is ignored by any other).
+    private(set) weak var matcher: FuzzyMatcher?
     let headRange: Range<Int>
     let wordRange: Range<Int>
     /// Every candidate matching `query` (any tier), ascending; nil when the search could stop
@@ -151,15 +153,15 @@ public final class FuzzyMatcher {
     public func search(_ query: String, limit: Int, previous: FuzzySearchState? = nil) -> (matches: [FuzzyMatch], state: FuzzySearchState) {
         let folded = TextFolding.foldedScalars(query)
         let limit = max(0, limit)
-        let previous = previous.flatMap { $0.isExtended(by: folded) ? $0 : nil }
+        let previous = previous.flatMap { $0.matcher === self && $0.isExtended(by: folded) ? $0 : nil }
         if folded.isEmpty {
-            let state = FuzzySearchState(query: folded, headRange: 0..<heads.count, wordRange: 0..<words.count,
+            let state = FuzzySearchState(query: folded, matcher: self, headRange: 0..<heads.count, wordRange: 0..<words.count,
                                          allMatches: nil)
             return (emptyQueryMatches(limit: limit), state)
         }
         if let all = previous?.allMatches {
             let (ranked, matches) = rankAll(all.lazy.map(Int.init), folded, limit: limit)
-            return (details(ranked, folded), FuzzySearchState(query: folded, headRange: 0..<0, wordRange: 0..<0,
+            return (details(ranked, folded), FuzzySearchState(query: folded, matcher: self, headRange: 0..<0, wordRange: 0..<0,
                                                                allMatches: matches))
         }
         let headRange = Self.prefixRange(of: folded, in: heads, within: previous?.headRange ?? 0..<heads.count,
@@ -191,7 +193,7 @@ public final class FuzzyMatcher {
             ranked += rest.prefix(limit - ranked.count)
             allMatches = matches
         }
-        let state = FuzzySearchState(query: folded, headRange: headRange, wordRange: wordRange, allMatches: allMatches)
+        let state = FuzzySearchState(query: folded, matcher: self, headRange: headRange, wordRange: wordRange, allMatches: allMatches)
         return (details(ranked, folded), state)
     }
 

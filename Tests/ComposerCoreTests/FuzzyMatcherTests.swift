@@ -190,6 +190,13 @@ struct FuzzyMatcherTests {
         }
     }
 
+    @Test func aStateFromAnotherMatcherIsIgnored() {
+        let small = FuzzyMatcher(keys: [["tanaka"]])
+        let large = FuzzyMatcher(keys: (0..<500).map { ["tanaka \($0)"] })
+        let state = large.search("ta", limit: 5).state
+        #expect(small.search("tan", limit: 5, previous: state).matches.map(\.candidate) == [0])
+    }
+
     /// The same on the real people: typing a name one character at a time.
     @Test(arguments: ["tanaka.mayumi", "たなかまゆみ", "kimminj", "novak", "tnk", "ak", "田中真"])
     func incrementalTypingOnRealPeople(name: String) {
