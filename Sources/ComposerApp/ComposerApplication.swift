@@ -15,7 +15,7 @@ public enum ComposerApplication {
     public static func run(options: ComposerOptions) -> Int32 {
         let trace: TraceWriter
         do {
-            trace = try options.tracePath.map(TraceWriter.init(path:)) ?? TraceWriter.disabled()
+            trace = try options.tracePath.map { try TraceWriter(path: $0, keepsHistory: false) } ?? TraceWriter.disabled()
         } catch {
             FileHandle.standardError.write(Data("ime-composer: \(error)\n".utf8))
             return 1

@@ -40,7 +40,9 @@ public final class ComposerController {
         // The fixed settle order: limit → overflow → (completion → highlighting) → trace.
         limitController = LengthLimitController(limit: limit) { [weak self] in self?.apply($0) }
         overflowController = OverflowController(limit: limit) { [weak self] in self?.apply($0) }
-        pipeline = SettlePipeline(controllers: [limitController, overflowController, TextChangeReporter()])
+        // The text reporter copies the whole text per change: only when someone reads it.
+        pipeline = SettlePipeline(controllers: [limitController, overflowController]
+                                  + (trace.isEnabled ? [TextChangeReporter()] : []))
 
         ui.buffer.replaceAll(with: options.initialText)
         gtk_text_buffer_set_modified(ui.buffer.pointer, 0)

@@ -7,10 +7,16 @@
 public final class TextChangeReporter: SettleController {
     public let name = "trace"
     private var lastReported: TextSnapshot?
+    private var seenSequence = -1
 
     public init() {}
 
     public func settle(_ model: ComposerModel, events: inout [TraceEvent]) {
+        // Building a snapshot copies the whole text: only when an edit happened since the
+        // last settle or the selection moved, so an idle settle costs nothing.
+        let edited = !model.log.edits(after: seenSequence).isEmpty
+        seenSequence = model.log.lastSequence
+        if !edited, let last = lastReported, last.selection == model.selection { return }
         let snapshot = model.snapshot
         guard snapshot != lastReported else { return }
         lastReported = snapshot

@@ -21,9 +21,16 @@ public final class TraceWriter {
     private let ownsFileDescriptor: Bool
     private let startInstant = ContinuousClock.now
     private var history = BoundedHistory<TraceEvent>(capacity: TraceWriter.historyCapacity)
+    /// Whether `emitted` is kept: in-process tests read it; the app does not (a trace of
+    /// a long draft holds the whole text in every "text" event).
+    private let keepsHistory: Bool
+
+    /// Whether anything is written (false for `disabled()`).
+    public var isEnabled: Bool { fileDescriptor != nil }
 
     /// Opens `path` for writing (created or truncated); "-" means standard output.
-    public init(path: String) throws {
+    public init(path: String, keepsHistory: Bool = true) throws {
+        self.keepsHistory = keepsHistory
         if path == "-" {
             fileDescriptor = STDOUT_FILENO
             ownsFileDescriptor = false
@@ -38,6 +45,7 @@ public final class TraceWriter {
     }
 
     private init(disabled: Void) {
+        keepsHistory = true
         fileDescriptor = nil
         ownsFileDescriptor = false
     }
@@ -70,7 +78,7 @@ public final class TraceWriter {
         // (focus-out, the IM flushing its preedit, a queued "ready").
         guard !isFinished else { return }
         if case .exit = event { isFinished = true }
-        history.append(event)
+        if keepsHistory { history.append(event) }
         guard let fileDescriptor else { return }
         let line = event.json(t: elapsedMilliseconds).serialized() + "\n"
         Self.writeAll(Array(line.utf8), to: fileDescriptor)

@@ -6,215 +6,217 @@ import GtkBinding
 import Testing
 import TestHarness
 
-/// The composer in a real GTK window under Xvfb, typed into with real X key events
-/// (xdotool → X server → GTK → GtkIMContextSimple), observed through its trace, model and
-/// widgets.
-@MainActor
-@Suite(.serialized)
-struct ComposerWindowTests {
+extension GtkWindowSuites {
+    /// The composer in a real GTK window under Xvfb, typed into with real X key events
+    /// (xdotool → X server → GTK → GtkIMContextSimple), observed through its trace, model and
+    /// widgets.
+    @MainActor
+    @Suite(.serialized)
+    struct ComposerWindowTests {
 
-    @Test func typingCommitsThroughTheInputMethodAndEnterSends() async throws {
-        let (composer, _) = try await GtkFixture.composer()
-        defer { GtkFixture.close(composer) }
-
-        try GtkFixture.xdotool.type("hello")
-        try await GtkFixture.wait("hello in the model") { composer.model.text == "hello" }
-        try await GtkFixture.wait("the settled text event") { composer.lastTextEvent?.text == "hello" }
-        #expect(composer.eventNames.filter { $0 == "commit" }.count == 5)
-        #expect(composer.counterText == "195", "what is left of the default limit of 200")
-        #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
-
-        try GtkFixture.xdotool.key(["Return"])
-        try await GtkFixture.wait("the send event") { composer.eventNames.contains("send") }
-        #expect(composer.trace.emitted.contains(.send("hello")))
-        #expect(composer.trace.emitted.contains(.key(keyval: "Return", consumed: false)))
-        #expect(composer.sentMessagesShown == ["hello"])
-        #expect(composer.bufferText == "")
-        try await GtkFixture.wait("the emptied text event") { composer.lastTextEvent?.text == "" }
-        #expect(gtk_widget_get_sensitive(composer.sendButton) == 0, "nothing to send: Send is insensitive")
-    }
-
-    @Test func sendIsInsensitiveWhileADeadKeyComposes() async throws {
-        let (composer, _) = try await GtkFixture.composer(
-            ComposerOptions(initialText: "caf", profileDirectory: NSTemporaryDirectory()))
-        defer { GtkFixture.close(composer) }
-        #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
-        // A layout with dead keys (US international: ' is dead_acute), as such a user has.
-        try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us", "-variant", "intl"])
-        MainLoop.iterate(until: { false }, timeoutMilliseconds: 100)
-        try await GtkFixture.xdotool(["key", "dead_acute"])
-        try await GtkFixture.wait("the dead key's preedit") { composer.model.isComposing }
-        #expect(gtk_widget_get_sensitive(composer.sendButton) == 0, "no Send while composing")
-        #expect(composer.model.text == "caf", "the buffer never holds preedit")
-        try await GtkFixture.xdotool(["key", "e"])
-        try await GtkFixture.wait("é committed") { composer.model.text == "café" && !composer.model.isComposing }
-        #expect(composer.trace.emitted.contains(.commit("é")))
-        #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
-        // (Other tests type only letters and control keys, which intl leaves alone.)
-        try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us"])
-    }
-
-    @Test func readyComesAfterFocusThroughTheMainQueue() async throws {
-        let (composer, _) = try await GtkFixture.composer()
-        defer { GtkFixture.close(composer) }
-        try await GtkFixture.wait("ready") { composer.eventNames.contains("ready") }
-        let names = composer.eventNames
-        let firstText = try #require(names.firstIndex(of: "text"))
-        let ready = try #require(names.firstIndex(of: "ready"))
-        #expect(firstText < ready, "one text event comes before ready: \(names)")
-        #expect(names.filter { $0 == "ready" }.count == 1)
-    }
-
-    @Test func shiftEnterBreaksTheLineAndDoesNotSend() async throws {
-        let (composer, _) = try await GtkFixture.composer()
-        defer { GtkFixture.close(composer) }
-        try GtkFixture.xdotool.type("a")
-        try GtkFixture.xdotool.key(["shift+Return"])
-        try GtkFixture.xdotool.type("b")
-        try await GtkFixture.wait("a newline b") { composer.model.text == "a\nb" }
-        #expect(!composer.eventNames.contains("send"))
-        let newline = composer.model.log.entries.compactMap { entry -> Edit? in
-            if case .edit(let edit) = entry, edit.inserted == "\n" { return edit } else { return nil }
-        }
-        #expect(newline.map(\.origin) == [.key])
-    }
-
-    @Test func editOriginsNameWhatChangedTheText() async throws {
-        let (composer, _) = try await GtkFixture.composer()
-        defer { GtkFixture.close(composer) }
-        try GtkFixture.xdotool.type("xy")
-        try await GtkFixture.wait("xy") { composer.model.text == "xy" }
-        try GtkFixture.xdotool.key(["BackSpace"])
-        try await GtkFixture.wait("x") { composer.model.text == "x" }
-        try GtkFixture.xdotool.key(["ctrl+z"])
-        try await GtkFixture.wait("undo back to xy") { composer.model.text == "xy" }
-        let edits = composer.model.log.entries.compactMap { entry -> Edit? in
-            if case .edit(let edit) = entry { return edit } else { return nil }
-        }
-        #expect(edits.map(\.origin) == [.imCommit, .imCommit, .key, .undo], "\(edits)")
-        #expect(edits[2].removed == "y" && edits[2].range == 1..<2)
-        #expect(edits[3].inserted == "y")
-    }
-
-    @Test func pasteIsRecordedAsPaste() async throws {
-        let (composer, _) = try await GtkFixture.composer()
-        defer { GtkFixture.close(composer) }
-        let clipboard = gdk_display_get_clipboard(gdk_display_get_default())
-        gdk_clipboard_set_text(clipboard, "pasted 子猫")
-        try GtkFixture.xdotool.key(["ctrl+v"])
-        try await GtkFixture.wait("the pasted text") { composer.model.text == "pasted 子猫" }
-        let edits = composer.model.log.entries.compactMap { entry -> Edit? in
-            if case .edit(let edit) = entry { return edit } else { return nil }
-        }
-        #expect(edits.map(\.origin) == [.paste], "\(edits)")
-        try await GtkFixture.wait("the settled text") { composer.lastTextEvent?.text == "pasted 子猫" }
-    }
-
-    @Test func closuresAndReferencesAreReleasedWithTheWindow() async throws {
-        // Warm up once so lazily created GTK singletons do not count.
-        GtkFixture.close(try await GtkFixture.composer().0)
-        MainLoop.iterate(until: { false }, timeoutMilliseconds: 50)
-        let baseline = liveClosureCount
-        let finalized = FinalizeCounter()
-        for _ in 0..<5 {
+        @Test func typingCommitsThroughTheInputMethodAndEnterSends() async throws {
             let (composer, _) = try await GtkFixture.composer()
-            #expect(liveClosureCount > baseline, "a composer holds its signal closures")
-            // GObject references: the window, its text view and buffer, and the IM context
-            // we keep a reference to must all be finalized once the composer is gone.
-            for object in [composer.window.rawPointer, composer.textView.rawPointer,
-                           gtk_text_view_get_buffer(cast(composer.textView)).rawPointer,
-                           try #require(composer.inputMethodContext)] {
-                finalized.watch(object)
+            defer { GtkFixture.close(composer) }
+
+            try GtkFixture.xdotool.type("hello")
+            try await GtkFixture.wait("hello in the model") { composer.model.text == "hello" }
+            try await GtkFixture.wait("the settled text event") { composer.lastTextEvent?.text == "hello" }
+            #expect(composer.eventNames.filter { $0 == "commit" }.count == 5)
+            #expect(composer.counterText == "195", "what is left of the default limit of 200")
+            #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
+
+            try GtkFixture.xdotool.key(["Return"])
+            try await GtkFixture.wait("the send event") { composer.eventNames.contains("send") }
+            #expect(composer.trace.emitted.contains(.send("hello")))
+            #expect(composer.trace.emitted.contains(.key(keyval: "Return", consumed: false)))
+            #expect(composer.sentMessagesShown == ["hello"])
+            #expect(composer.bufferText == "")
+            try await GtkFixture.wait("the emptied text event") { composer.lastTextEvent?.text == "" }
+            #expect(gtk_widget_get_sensitive(composer.sendButton) == 0, "nothing to send: Send is insensitive")
+        }
+
+        @Test func sendIsInsensitiveWhileADeadKeyComposes() async throws {
+            let (composer, _) = try await GtkFixture.composer(
+                ComposerOptions(initialText: "caf", profileDirectory: NSTemporaryDirectory()))
+            defer { GtkFixture.close(composer) }
+            #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
+            // A layout with dead keys (US international: ' is dead_acute), as such a user has.
+            try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us", "-variant", "intl"])
+            MainLoop.iterate(until: { false }, timeoutMilliseconds: 100)
+            try await GtkFixture.xdotool(["key", "dead_acute"])
+            try await GtkFixture.wait("the dead key's preedit") { composer.model.isComposing }
+            #expect(gtk_widget_get_sensitive(composer.sendButton) == 0, "no Send while composing")
+            #expect(composer.model.text == "caf", "the buffer never holds preedit")
+            try await GtkFixture.xdotool(["key", "e"])
+            try await GtkFixture.wait("é committed") { composer.model.text == "café" && !composer.model.isComposing }
+            #expect(composer.trace.emitted.contains(.commit("é")))
+            #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
+            // (Other tests type only letters and control keys, which intl leaves alone.)
+            try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us"])
+        }
+
+        @Test func readyComesAfterFocusThroughTheMainQueue() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.wait("ready") { composer.eventNames.contains("ready") }
+            let names = composer.eventNames
+            let firstText = try #require(names.firstIndex(of: "text"))
+            let ready = try #require(names.firstIndex(of: "ready"))
+            #expect(firstText < ready, "one text event comes before ready: \(names)")
+            #expect(names.filter { $0 == "ready" }.count == 1)
+        }
+
+        @Test func shiftEnterBreaksTheLineAndDoesNotSend() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.xdotool.type("a")
+            try GtkFixture.xdotool.key(["shift+Return"])
+            try GtkFixture.xdotool.type("b")
+            try await GtkFixture.wait("a newline b") { composer.model.text == "a\nb" }
+            #expect(!composer.eventNames.contains("send"))
+            let newline = composer.model.log.entries.compactMap { entry -> Edit? in
+                if case .edit(let edit) = entry, edit.inserted == "\n" { return edit } else { return nil }
             }
-            GtkFixture.close(composer)
+            #expect(newline.map(\.origin) == [.key])
         }
-        try await GtkFixture.wait("every closure box to be released") { liveClosureCount == baseline }
-        try await GtkFixture.wait("the 20 watched objects to be finalized") {
-            finalized.count == 20
-        }
-    }
 
-    @Test func sentTextIsNeverMarkup() async throws {
-        let markup = "<b>bold</b> &amp; <span foreground='red'>red</span>"
-        let (composer, _) = try await GtkFixture.composer(
-            ComposerOptions(initialText: markup, profileDirectory: NSTemporaryDirectory()))
-        defer { GtkFixture.close(composer) }
-        composer.send()
-        #expect(composer.sentMessagesShown == [markup])
-        #expect(composer.trace.emitted.contains(.send(markup)))
-    }
-
-    @Test func theInputGrowsToSixLinesThenScrolls() async throws {
-        let (composer, _) = try await GtkFixture.composer()
-        defer { GtkFixture.close(composer) }
-        let buffer = gtk_text_view_get_buffer(cast(composer.textView))
-        func show(_ lines: Int) async throws -> Int {
-            gtk_text_buffer_set_text(buffer, (1...lines).map(String.init).joined(separator: "\n"), -1)
-            composer.settleNow()
-            var last = -1, stable = 0
-            // Layout is asynchronous: wait until the height holds still for a few frames.
-            try await GtkFixture.wait("the input height to settle for \(lines) lines") {
-                let height = composer.inputHeight
-                stable = height == last && height > 0 ? stable + 1 : 0
-                last = height
-                return stable >= 5
+        @Test func editOriginsNameWhatChangedTheText() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.xdotool.type("xy")
+            try await GtkFixture.wait("xy") { composer.model.text == "xy" }
+            try GtkFixture.xdotool.key(["BackSpace"])
+            try await GtkFixture.wait("x") { composer.model.text == "x" }
+            try GtkFixture.xdotool.key(["ctrl+z"])
+            try await GtkFixture.wait("undo back to xy") { composer.model.text == "xy" }
+            let edits = composer.model.log.entries.compactMap { entry -> Edit? in
+                if case .edit(let edit) = entry { return edit } else { return nil }
             }
-            return last
+            #expect(edits.map(\.origin) == [.imCommit, .imCommit, .key, .undo], "\(edits)")
+            #expect(edits[2].removed == "y" && edits[2].range == 1..<2)
+            #expect(edits[3].inserted == "y")
         }
-        let one = try await show(1)
-        let three = try await show(3)
-        let perLine = (three - one) / 2
-        #expect(perLine > 0, "three lines are taller than one (\(one) → \(three))")
-        #expect(one < 2 * perLine, "one line with its padding is under two lines: \(one) px, \(perLine) px a line")
-        let six = try await show(6)
-        #expect(abs(six - (one + 5 * perLine)) <= 2, "six lines: \(six) px")
-        let twenty = try await show(20)
-        #expect(abs(twenty - six) <= 2, "twenty lines stay six lines tall: \(twenty) px vs \(six) px")
-        let scroll = gtk_scrolled_window_get_vadjustment(opaque(gtk_widget_get_parent(composer.textView)))
-        #expect(gtk_adjustment_get_upper(scroll) > gtk_adjustment_get_page_size(scroll) + Double(perLine),
-                "the rest scrolls")
-        let back = try await show(2)
-        #expect(abs(back - (one + perLine)) <= 2, "and shrinks again: \(back) px")
-    }
 
-    @Test func theMessageListFollowsTheNewestMessage() async throws {
-        let (composer, _) = try await GtkFixture.composer()
-        defer { GtkFixture.close(composer) }
-        let buffer = gtk_text_view_get_buffer(cast(composer.textView))
-        for index in 1...40 {
-            gtk_text_buffer_set_text(buffer, "message \(index)", -1)
+        @Test func pasteIsRecordedAsPaste() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            let clipboard = gdk_display_get_clipboard(gdk_display_get_default())
+            gdk_clipboard_set_text(clipboard, "pasted 子猫")
+            try GtkFixture.xdotool.key(["ctrl+v"])
+            try await GtkFixture.wait("the pasted text") { composer.model.text == "pasted 子猫" }
+            let edits = composer.model.log.entries.compactMap { entry -> Edit? in
+                if case .edit(let edit) = entry { return edit } else { return nil }
+            }
+            #expect(edits.map(\.origin) == [.paste], "\(edits)")
+            try await GtkFixture.wait("the settled text") { composer.lastTextEvent?.text == "pasted 子猫" }
+        }
+
+        @Test func closuresAndReferencesAreReleasedWithTheWindow() async throws {
+            // Warm up once so lazily created GTK singletons do not count.
+            GtkFixture.close(try await GtkFixture.composer().0)
+            MainLoop.iterate(until: { false }, timeoutMilliseconds: 50)
+            let baseline = liveClosureCount
+            let finalized = FinalizeCounter()
+            for _ in 0..<5 {
+                let (composer, _) = try await GtkFixture.composer()
+                #expect(liveClosureCount > baseline, "a composer holds its signal closures")
+                // GObject references: the window, its text view and buffer, and the IM context
+                // we keep a reference to must all be finalized once the composer is gone.
+                for object in [composer.window.rawPointer, composer.textView.rawPointer,
+                               gtk_text_view_get_buffer(cast(composer.textView)).rawPointer,
+                               try #require(composer.inputMethodContext)] {
+                    finalized.watch(object)
+                }
+                GtkFixture.close(composer)
+            }
+            try await GtkFixture.wait("every closure box to be released") { liveClosureCount == baseline }
+            try await GtkFixture.wait("the 20 watched objects to be finalized") {
+                finalized.count == 20
+            }
+        }
+
+        @Test func sentTextIsNeverMarkup() async throws {
+            let markup = "<b>bold</b> &amp; <span foreground='red'>red</span>"
+            let (composer, _) = try await GtkFixture.composer(
+                ComposerOptions(initialText: markup, profileDirectory: NSTemporaryDirectory()))
+            defer { GtkFixture.close(composer) }
             composer.send()
+            #expect(composer.sentMessagesShown == [markup])
+            #expect(composer.trace.emitted.contains(.send(markup)))
         }
-        try await GtkFixture.wait("the list to scroll to the newest message") { composer.messageListShowsNewest }
-        #expect(composer.sentMessagesShown.count == 40)
-        #expect(composer.sentMessagesShown.last == "message 40")
-    }
 
-    @Test func closingTheWindowWritesExitLastEvenThoughFocusLeavesAfterwards() async throws {
-        let (composer, quit) = try await GtkFixture.composer()
-        defer { GtkFixture.close(composer) }
-        try GtkFixture.xdotool.type("hi")
-        try await GtkFixture.wait("hi in the model") { composer.model.text == "hi" }
-        gtk_window_close(cast(composer.window))  // what the window manager's close asks for
-        MainLoop.iterate(until: { false }, timeoutMilliseconds: 50)
-        #expect(quit.count == 1)
-        #expect(composer.trace.emitted.last == .exit(text: "hi", caret: 2, preedit: "", reason: .close))
-        #expect(composer.trace.isFinished)
-    }
+        @Test func theInputGrowsToSixLinesThenScrolls() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            let buffer = gtk_text_view_get_buffer(cast(composer.textView))
+            func show(_ lines: Int) async throws -> Int {
+                gtk_text_buffer_set_text(buffer, (1...lines).map(String.init).joined(separator: "\n"), -1)
+                composer.settleNow()
+                var last = -1, stable = 0
+                // Layout is asynchronous: wait until the height holds still for a few frames.
+                try await GtkFixture.wait("the input height to settle for \(lines) lines") {
+                    let height = composer.inputHeight
+                    stable = height == last && height > 0 ? stable + 1 : 0
+                    last = height
+                    return stable >= 5
+                }
+                return last
+            }
+            let one = try await show(1)
+            let three = try await show(3)
+            let perLine = (three - one) / 2
+            #expect(perLine > 0, "three lines are taller than one (\(one) → \(three))")
+            #expect(one < 2 * perLine, "one line with its padding is under two lines: \(one) px, \(perLine) px a line")
+            let six = try await show(6)
+            #expect(abs(six - (one + 5 * perLine)) <= 2, "six lines: \(six) px")
+            let twenty = try await show(20)
+            #expect(abs(twenty - six) <= 2, "twenty lines stay six lines tall: \(twenty) px vs \(six) px")
+            let scroll = gtk_scrolled_window_get_vadjustment(opaque(gtk_widget_get_parent(composer.textView)))
+            #expect(gtk_adjustment_get_upper(scroll) > gtk_adjustment_get_page_size(scroll) + Double(perLine),
+                    "the rest scrolls")
+            let back = try await show(2)
+            #expect(abs(back - (one + perLine)) <= 2, "and shrinks again: \(back) px")
+        }
 
-    @Test func exitSettlesThenWritesExitLastOnce() async throws {
-        let (composer, quit) = try await GtkFixture.composer()
-        defer { GtkFixture.close(composer) }
-        try GtkFixture.xdotool.type("bye")
-        try await GtkFixture.wait("bye in the model") { composer.model.text == "bye" }
-        try GtkFixture.xdotool.key(["ctrl+q"])
-        try await GtkFixture.wait("the exit event") { composer.eventNames.contains("exit") }
-        composer.exit(reason: .close)  // a later close is not a second exit
-        #expect(quit.count == 1)
-        #expect(composer.trace.emitted.last == .exit(text: "bye", caret: 3, preedit: "", reason: .ctrlQ))
-        #expect(composer.eventNames.filter { $0 == "exit" }.count == 1)
-        // The final settle came before exit: the last text event has the typed text.
-        #expect(composer.lastTextEvent?.text == "bye")
+        @Test func theMessageListFollowsTheNewestMessage() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            let buffer = gtk_text_view_get_buffer(cast(composer.textView))
+            for index in 1...40 {
+                gtk_text_buffer_set_text(buffer, "message \(index)", -1)
+                composer.send()
+            }
+            try await GtkFixture.wait("the list to scroll to the newest message") { composer.messageListShowsNewest }
+            #expect(composer.sentMessagesShown.count == 40)
+            #expect(composer.sentMessagesShown.last == "message 40")
+        }
+
+        @Test func closingTheWindowWritesExitLastEvenThoughFocusLeavesAfterwards() async throws {
+            let (composer, quit) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.xdotool.type("hi")
+            try await GtkFixture.wait("hi in the model") { composer.model.text == "hi" }
+            gtk_window_close(cast(composer.window))  // what the window manager's close asks for
+            MainLoop.iterate(until: { false }, timeoutMilliseconds: 50)
+            #expect(quit.count == 1)
+            #expect(composer.trace.emitted.last == .exit(text: "hi", caret: 2, preedit: "", reason: .close))
+            #expect(composer.trace.isFinished)
+        }
+
+        @Test func exitSettlesThenWritesExitLastOnce() async throws {
+            let (composer, quit) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.xdotool.type("bye")
+            try await GtkFixture.wait("bye in the model") { composer.model.text == "bye" }
+            try GtkFixture.xdotool.key(["ctrl+q"])
+            try await GtkFixture.wait("the exit event") { composer.eventNames.contains("exit") }
+            composer.exit(reason: .close)  // a later close is not a second exit
+            #expect(quit.count == 1)
+            #expect(composer.trace.emitted.last == .exit(text: "bye", caret: 3, preedit: "", reason: .ctrlQ))
+            #expect(composer.eventNames.filter { $0 == "exit" }.count == 1)
+            // The final settle came before exit: the last text event has the typed text.
+            #expect(composer.lastTextEvent?.text == "bye")
+        }
     }
 }
 

@@ -4,6 +4,13 @@ import ComposerCore
 import Foundation
 import GtkBinding
 import TestHarness
+import Testing
+
+/// Every GTK suite lives inside this one: they share one display and one keyboard focus,
+/// so they must never run at the same time (`.serialized` applies to nested suites too).
+@MainActor
+@Suite(.serialized)
+enum GtkWindowSuites {}
 
 /// One private Xvfb for this test process, GTK initialised on it with GTK's built-in input
 /// method, and helpers that pump the GLib loop while waiting on a condition.

@@ -6,92 +6,94 @@ import GtkBinding
 import Testing
 import TestHarness
 
-/// The length limit in a real window: the overflow tag in the GtkTextBuffer, the counter,
-/// Send, the hint, "Trim to limit" and undo, with real X key events.
-@MainActor
-@Suite(.serialized)
-struct LengthLimitWindowTests {
-    static func options(_ text: String, limit: Int, mode: LengthLimit.Mode = .soft) -> ComposerOptions {
-        ComposerOptions(initialText: text, profileDirectory: NSTemporaryDirectory(),
-                        limit: LengthLimit(limit: limit, mode: mode))
-    }
-
-    @Test func softModeColoursTheOverflowAndRefusesToSend() async throws {
-        let (composer, _) = try await GtkFixture.composer(Self.options("hello world", limit: 5))
-        defer { GtkFixture.close(composer) }
-        #expect(composer.overflowTaggedRanges == [5..<11])
-        #expect(composer.counterText == "\u{2212}6")
-        #expect(composer.counterClasses.contains("error"))
-        #expect(gtk_widget_get_sensitive(composer.sendButton) == 0)
-        #expect(composer.trimButtonShown)
-        #expect(composer.trace.emitted.contains(.overflow(start: 5, end: 11, over: 6, unit: .graphemes)))
-
-        try GtkFixture.xdotool.key(["Return"])
-        try await GtkFixture.wait("the hint") { composer.limitHintShown != nil }
-        #expect(composer.limitHintShown?.contains("6 characters over the limit of 5") == true)
-        #expect(!composer.eventNames.contains("send"))
-
-        // Typing more extends the coloured part; deleting back under removes it.
-        try GtkFixture.xdotool.type("!")
-        try await GtkFixture.wait("the longer overflow") { composer.overflowTaggedRanges == [5..<12] }
-        try GtkFixture.xdotool.key(Array(repeating: "BackSpace", count: 7))
-        try await GtkFixture.wait("back under the limit") { composer.model.text == "hello" }
-        try await GtkFixture.wait("no overflow") { composer.overflowTaggedRanges.isEmpty }
-        #expect(composer.counterText == "0")
-        #expect(composer.limitHintShown == nil)
-        #expect(!composer.trimButtonShown)
-        #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
-        #expect(composer.trace.emitted.contains(.overflow(start: 5, end: 5, over: 0, unit: .graphemes)))
-    }
-
-    @Test func trimToLimitIsOneUndoableStep() async throws {
-        let (composer, _) = try await GtkFixture.composer(Self.options("abcdef🇯🇵", limit: 4))
-        defer { GtkFixture.close(composer) }
-        try GtkFixture.xdotool.key(["ctrl+shift+t"])
-        try await GtkFixture.wait("the trimmed text") { composer.model.text == "abcd" }
-        #expect(composer.overflowTaggedRanges.isEmpty)
-        let trim = composer.model.log.entries.compactMap { entry -> Edit? in
-            if case .edit(let edit) = entry { return edit } else { return nil }
-        }.last
-        #expect(trim?.origin == .program && trim?.removed == "ef🇯🇵")
-        try GtkFixture.xdotool.key(["ctrl+z"])
-        try await GtkFixture.wait("undo brings it all back") { composer.model.text == "abcdef🇯🇵" }
-        try await GtkFixture.wait("coloured again") { composer.overflowTaggedRanges == [4..<8] }
-    }
-
-    @Test func hardModeCutsAPasteAndUndoShowsItAsOverflow() async throws {
-        let (composer, _) = try await GtkFixture.composer(Self.options("ab", limit: 5, mode: .hard))
-        defer { GtkFixture.close(composer) }
-        gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), "1234567")
-        try GtkFixture.xdotool.key(["ctrl+v"])
-        try await GtkFixture.wait("the cut paste") { composer.model.text == "ab123" }
-        #expect(composer.model.selection.caret == 5, "the caret goes right after the kept part")
-        #expect(composer.trace.emitted.contains(.limit(removed: "4567", at: 5)))
-        // Undo the cut: the text comes back in one step, is not cut again, shows as overflow.
-        try GtkFixture.xdotool.key(["ctrl+z"])
-        try await GtkFixture.wait("undo restores the cut text") { composer.model.text == "ab1234567" }
-        try await GtkFixture.wait("as overflow") { composer.overflowTaggedRanges == [5..<9] }
-        #expect(composer.trace.emitted.filter { if case .limit = $0 { true } else { false } }.count == 1)
-    }
-
-    @Test func whileComposingTheCounterIsProvisionalAndNothingIsCut() async throws {
-        let (composer, _) = try await GtkFixture.composer(Self.options("caf", limit: 3, mode: .hard))
-        defer { GtkFixture.close(composer) }
-        try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us", "-variant", "intl"])
-        MainLoop.iterate(until: { false }, timeoutMilliseconds: 100)
-        try await GtkFixture.xdotool(["key", "dead_acute"])
-        try await GtkFixture.wait("the dead key's preedit") { composer.model.isComposing }
-        composer.settleNow()
-        #expect(composer.counterClasses.contains("provisional"))
-        #expect(composer.counterText == "\u{2212}1", "the preedit ´ counts, provisionally")
-        #expect(composer.model.text == "caf")
-        try await GtkFixture.xdotool(["key", "e"])
-        // é is a fourth grapheme: cut once the composition is committed and input settles.
-        try await GtkFixture.wait("é cut at the limit") {
-            composer.trace.emitted.contains(.limit(removed: "é", at: 3))
+extension GtkWindowSuites {
+    /// The length limit in a real window: the overflow tag in the GtkTextBuffer, the counter,
+    /// Send, the hint, "Trim to limit" and undo, with real X key events.
+    @MainActor
+    @Suite(.serialized)
+    struct LengthLimitWindowTests {
+        static func options(_ text: String, limit: Int, mode: LengthLimit.Mode = .soft) -> ComposerOptions {
+            ComposerOptions(initialText: text, profileDirectory: NSTemporaryDirectory(),
+                            limit: LengthLimit(limit: limit, mode: mode))
         }
-        #expect(composer.model.text == "caf")
-        #expect(!composer.counterClasses.contains("provisional"))
-        try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us"])
+
+        @Test func softModeColoursTheOverflowAndRefusesToSend() async throws {
+            let (composer, _) = try await GtkFixture.composer(Self.options("hello world", limit: 5))
+            defer { GtkFixture.close(composer) }
+            #expect(composer.overflowTaggedRanges == [5..<11])
+            #expect(composer.counterText == "\u{2212}6")
+            #expect(composer.counterClasses.contains("error"))
+            #expect(gtk_widget_get_sensitive(composer.sendButton) == 0)
+            #expect(composer.trimButtonShown)
+            #expect(composer.trace.emitted.contains(.overflow(start: 5, end: 11, over: 6, unit: .graphemes)))
+
+            try GtkFixture.xdotool.key(["Return"])
+            try await GtkFixture.wait("the hint") { composer.limitHintShown != nil }
+            #expect(composer.limitHintShown?.contains("6 characters over the limit of 5") == true)
+            #expect(!composer.eventNames.contains("send"))
+
+            // Typing more extends the coloured part; deleting back under removes it.
+            try GtkFixture.xdotool.type("!")
+            try await GtkFixture.wait("the longer overflow") { composer.overflowTaggedRanges == [5..<12] }
+            try GtkFixture.xdotool.key(Array(repeating: "BackSpace", count: 7))
+            try await GtkFixture.wait("back under the limit") { composer.model.text == "hello" }
+            try await GtkFixture.wait("no overflow") { composer.overflowTaggedRanges.isEmpty }
+            #expect(composer.counterText == "0")
+            #expect(composer.limitHintShown == nil)
+            #expect(!composer.trimButtonShown)
+            #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
+            #expect(composer.trace.emitted.contains(.overflow(start: 5, end: 5, over: 0, unit: .graphemes)))
+        }
+
+        @Test func trimToLimitIsOneUndoableStep() async throws {
+            let (composer, _) = try await GtkFixture.composer(Self.options("abcdef🇯🇵", limit: 4))
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.xdotool.key(["ctrl+shift+t"])
+            try await GtkFixture.wait("the trimmed text") { composer.model.text == "abcd" }
+            #expect(composer.overflowTaggedRanges.isEmpty)
+            let trim = composer.model.log.entries.compactMap { entry -> Edit? in
+                if case .edit(let edit) = entry { return edit } else { return nil }
+            }.last
+            #expect(trim?.origin == .program && trim?.removed == "ef🇯🇵")
+            try GtkFixture.xdotool.key(["ctrl+z"])
+            try await GtkFixture.wait("undo brings it all back") { composer.model.text == "abcdef🇯🇵" }
+            try await GtkFixture.wait("coloured again") { composer.overflowTaggedRanges == [4..<8] }
+        }
+
+        @Test func hardModeCutsAPasteAndUndoShowsItAsOverflow() async throws {
+            let (composer, _) = try await GtkFixture.composer(Self.options("ab", limit: 5, mode: .hard))
+            defer { GtkFixture.close(composer) }
+            gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), "1234567")
+            try GtkFixture.xdotool.key(["ctrl+v"])
+            try await GtkFixture.wait("the cut paste") { composer.model.text == "ab123" }
+            #expect(composer.model.selection.caret == 5, "the caret goes right after the kept part")
+            #expect(composer.trace.emitted.contains(.limit(removed: "4567", at: 5)))
+            // Undo the cut: the text comes back in one step, is not cut again, shows as overflow.
+            try GtkFixture.xdotool.key(["ctrl+z"])
+            try await GtkFixture.wait("undo restores the cut text") { composer.model.text == "ab1234567" }
+            try await GtkFixture.wait("as overflow") { composer.overflowTaggedRanges == [5..<9] }
+            #expect(composer.trace.emitted.filter { if case .limit = $0 { true } else { false } }.count == 1)
+        }
+
+        @Test func whileComposingTheCounterIsProvisionalAndNothingIsCut() async throws {
+            let (composer, _) = try await GtkFixture.composer(Self.options("caf", limit: 3, mode: .hard))
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us", "-variant", "intl"])
+            MainLoop.iterate(until: { false }, timeoutMilliseconds: 100)
+            try await GtkFixture.xdotool(["key", "dead_acute"])
+            try await GtkFixture.wait("the dead key's preedit") { composer.model.isComposing }
+            composer.settleNow()
+            #expect(composer.counterClasses.contains("provisional"))
+            #expect(composer.counterText == "\u{2212}1", "the preedit ´ counts, provisionally")
+            #expect(composer.model.text == "caf")
+            try await GtkFixture.xdotool(["key", "e"])
+            // é is a fourth grapheme: cut once the composition is committed and input settles.
+            try await GtkFixture.wait("é cut at the limit") {
+                composer.trace.emitted.contains(.limit(removed: "é", at: 3))
+            }
+            #expect(composer.model.text == "caf")
+            #expect(!composer.counterClasses.contains("provisional"))
+            try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us"])
+        }
     }
 }
