@@ -21,6 +21,7 @@ public enum ComposerApplication {
             return 1
         }
         let directory = loadDirectory(options.dataDirectory)
+        let emoji = loadEmoji(options.dataDirectory)
         MainLoop.drainDispatchMainQueue()
         let app = gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE)!
         var controller: ComposerController?
@@ -28,7 +29,7 @@ public enum ComposerApplication {
             guard controller == nil else { return }
             trace.emit(.start(backend: DisplayEnvironment.backend,
                               imModule: DisplayEnvironment.requestedInputMethodModule))
-            let composer = ComposerController(options: options, trace: trace, directory: directory) {
+            let composer = ComposerController(options: options, trace: trace, directory: directory, emoji: emoji) {
                 g_application_quit(cast(app))
             }
             gtk_application_add_window(app, cast(composer.window))
@@ -58,6 +59,18 @@ public enum ComposerApplication {
 
     /// Most problems printed at startup; the rest are counted, not listed.
     static let problemsShown = 20
+
+    /// Loads the emoji for `:` completion from `path`/emoji.jsonl. The file is optional (a
+    /// data directory of people only is fine); bad lines are reported like the others.
+    static func loadEmoji(_ path: String) -> [EmojiEntry] {
+        guard !path.isEmpty else { return [] }
+        let url = URL(fileURLWithPath: path)
+        guard FileManager.default.fileExists(atPath: url.appendingPathComponent(EmojiLoader.fileName).path) else { return [] }
+        let result = EmojiLoader.load(from: url)
+        let report = result.problems.prefix(problemsShown).map { "ime-composer: \($0)\n" }.joined()
+        if !report.isEmpty { FileHandle.standardError.write(Data(report.utf8)) }
+        return result.emoji
+    }
 
     /// Loads people and channels from `path` ("" = none). Problems go to stderr, one
     /// `ime-composer: <file>:<line>: <message>` line each; the app starts regardless, with

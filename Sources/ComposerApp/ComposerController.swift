@@ -1,6 +1,7 @@
 import CGtk
 import ComposerCore
 import Dispatch
+import Foundation
 import GtkBinding
 
 /// Wires the window to the core: IM and buffer events → `ComposerModel`; settle →
@@ -15,6 +16,8 @@ public final class ComposerController {
     public private(set) var limit: LengthLimit
     private var limitController: LengthLimitController!
     private var overflowController: OverflowController!
+    /// The @people, #channels and :emoji: completion (seed 000).
+    public private(set) var completion: CompletionController!
     private var pipeline: SettlePipeline!
     private let origins = EditOriginTracker()
     private var scheduler: SettleScheduler!
@@ -30,7 +33,7 @@ public final class ComposerController {
     /// - Parameter quit: ends the app after the exit event (quits the GApplication; tests
     ///   pass their own).
     public init(options: ComposerOptions, trace: TraceWriter, directory: Directory = .empty,
-                quit: @escaping () -> Void) {
+                emoji: [EmojiEntry] = [], quit: @escaping () -> Void) {
         model = ComposerModel(text: options.initialText, caret: options.caret)
         limit = options.limit
         self.trace = trace
@@ -40,8 +43,11 @@ public final class ComposerController {
         // The fixed settle order: limit → overflow → (completion → highlighting) → trace.
         limitController = LengthLimitController(limit: limit) { [weak self] in self?.apply($0) }
         overflowController = OverflowController(limit: limit) { [weak self] in self?.apply($0) }
+        completion = CompletionController(
+            sources: [.people(directory.people), .channels(directory.channels), .emoji(emoji)],
+            recents: RecentItems(directory: URL(fileURLWithPath: options.profileDirectory)))
         // The text reporter copies the whole text per change: only when someone reads it.
-        pipeline = SettlePipeline(controllers: [limitController, overflowController]
+        pipeline = SettlePipeline(controllers: [limitController, overflowController, completion]
                                   + (trace.isEnabled ? [TextChangeReporter()] : []))
 
         ui.buffer.replaceAll(with: options.initialText)
@@ -55,6 +61,7 @@ public final class ComposerController {
         observeWindow()
         onSignal(ui.sendButton, "clicked") { [weak self] in self?.send() }
         onSignal(ui.trimButton, "clicked") { [weak self] in self?.trimToLimit() }
+        ui.completionList.onActivate = { [weak self] index in self?.acceptCompletion(index) }
         // The first "text" event: the starting state, before focus and "ready".
         settle()
         gtk_widget_grab_focus(ui.textView)
@@ -197,7 +204,8 @@ public final class ComposerController {
             guard let self else { return false }
             guard !exited else { return true }
             origins.keyPressed()
-            guard let command = KeyCommand(keyName: key.name, shift: key.shift) else {
+            guard let command = KeyCommand(keyName: key.name, shift: key.shift,
+                                           completionOpen: completion.isOpen) else {
                 trace.emit(.key(keyval: key.name, consumed: nil))
                 return false
             }
@@ -214,6 +222,10 @@ public final class ComposerController {
             case .inputMethodTookIt, .confirmedComposition: break
             case .perform(.send): send()
             case .perform(.newline): insertNewline()
+            case .perform(.completionPrevious): completionChanged(completion.moveSelection(by: -1))
+            case .perform(.completionNext): completionChanged(completion.moveSelection(by: 1))
+            case .perform(.completionClose): completionChanged(completion.close())
+            case .perform(.completionAccept): acceptCompletion(nil)
             }
             return true
         }
@@ -253,6 +265,7 @@ public final class ComposerController {
         guard !destroyed else { return }
         gtk_widget_set_sensitive(ui.sendButton, model.canSend(limit: limit) ? 1 : 0)
         ui.show(overflowController.status, canTrim: !model.isComposing)
+        ui.completionList.show(completion)
     }
 
     /// Sends the committed text if the core says so; never while composing.
@@ -277,6 +290,29 @@ public final class ComposerController {
         origins.during(.program) { ui.buffer.clearIrreversibly() }
         scheduler.settleNow()
     }
+
+    private func completionChanged(_ events: [TraceEvent]) {
+        events.forEach(trace.emit)
+        ui.completionList.show(completion)
+    }
+
+    /// Accepts row `index` (default: the selected one): replaces the prefix and query with
+    /// the item as one undoable edit of the composer's own, caret after it. The length
+    /// limit applies to it like to any insertion.
+    public func acceptCompletion(_ index: Int?) {
+        guard !exited, !destroyed else { return }
+        scheduler.settleNow()
+        guard let acceptance = completion.acceptance(of: index, in: model) else { return }
+        origins.during(.program) { ui.buffer.replace(acceptance.replaceRange, with: acceptance.text) }
+        ui.buffer.select(anchor: acceptance.caretAfter, caret: acceptance.caretAfter)
+        // The input method's idea of the surrounding text is stale after our edit.
+        gtk_text_view_reset_im_context(cast(ui.textView))
+        completionChanged(completion.didAccept(acceptance))
+        scheduler.settleNow()
+    }
+
+    /// The completion rows as shown (for tests).
+    public var completionTitlesShown: [String] { ui.completionList.isShown ? ui.completionList.shownTitles : [] }
 
     /// Applies a settle controller's decision to the buffer; the buffer's signals bring
     /// the change back into the model like any edit.

@@ -18,6 +18,8 @@ final class ComposerWindow {
     let trimButton: UnsafeMutablePointer<GtkWidget>
     /// Why Send did nothing (over the limit); shown after a refused Enter.
     let limitHint: UnsafeMutablePointer<GtkWidget>
+    /// The completion slot, above the input bar.
+    let completionList = CompletionListView()
     /// Marks the committed text past the limit.
     let overflowTag: UnsafeMutablePointer<GtkTextTag>
 
@@ -91,6 +93,7 @@ final class ComposerWindow {
         let panel = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_box_append(cast(panel), messageList.scrolledWindow)
         gtk_box_append(cast(panel), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
+        gtk_box_append(cast(panel), completionList.container)
         gtk_box_append(cast(panel), limitHint)
         gtk_box_append(cast(panel), inputBar)
         gtk_window_set_child(cast(window), panel)

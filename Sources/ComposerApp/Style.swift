@@ -13,6 +13,14 @@ enum Style {
         background: alpha(@theme_selected_bg_color, 0.12);
     }
     .input-bar { padding: 0; }
+    .completion { background: transparent; }
+    .completion row { padding: 4px 12px; }
+    .completion row:selected { background: alpha(@theme_selected_bg_color, 0.25); color: inherit; }
+    .avatar {
+        min-width: 26px; min-height: 26px; border-radius: 13px;
+        background: alpha(@theme_selected_bg_color, 0.35); font-weight: bold;
+    }
+    .emoji-glyph { font-size: 150%; min-width: 26px; }
     .composer-input { border-radius: 8px; }
     .counter { font-feature-settings: "tnum"; min-width: 3em; }
     .counter.provisional { font-style: italic; }

@@ -6,10 +6,29 @@
 public enum KeyCommand: Equatable, Sendable {
     case send
     case newline
+    /// With the completion list open: Up, Down, Tab or Enter, Escape.
+    case completionPrevious
+    case completionNext
+    case completionAccept
+    case completionClose
 
-    /// Key names are GDK keyval names ("Return", "KP_Enter", "ISO_Enter").
-    public init?(keyName: String, shift: Bool) {
-        guard ["Return", "KP_Enter", "ISO_Enter"].contains(keyName) else { return nil }
+    static let enterKeys: Set<String> = ["Return", "KP_Enter", "ISO_Enter"]
+
+    /// Key names are GDK keyval names ("Return", "KP_Enter", "Up", "Tab"…). The list keys
+    /// are routed only while the completion list is open; otherwise they stay the text
+    /// view's (Up moves the caret, Tab moves focus).
+    public init?(keyName: String, shift: Bool, completionOpen: Bool = false) {
+        if completionOpen {
+            switch keyName {
+            case "Up", "KP_Up": self = .completionPrevious; return
+            case "Down", "KP_Down": self = .completionNext; return
+            case "Tab", "KP_Tab", "ISO_Left_Tab": self = .completionAccept; return
+            case "Escape": self = .completionClose; return
+            case _ where Self.enterKeys.contains(keyName) && !shift: self = .completionAccept; return
+            default: break
+            }
+        }
+        guard Self.enterKeys.contains(keyName) else { return nil }
         self = shift ? .newline : .send
     }
 

@@ -62,6 +62,15 @@ public struct TextBuffer {
         gtk_text_buffer_end_user_action(pointer)
     }
 
+    /// Replaces `range` with `text` as one undoable step.
+    public func replace(_ range: Range<Int>, with text: String) {
+        gtk_text_buffer_begin_user_action(pointer)
+        var start = iter(at: range.lowerBound), end = iter(at: range.upperBound)
+        gtk_text_buffer_delete(pointer, &start, &end)
+        gtk_text_buffer_insert(pointer, &start, text, -1)
+        gtk_text_buffer_end_user_action(pointer)
+    }
+
     /// Creates a tag in the buffer's tag table (owned by the table).
     public func createTag(named name: String) -> UnsafeMutablePointer<GtkTextTag> {
         let tag = gtk_text_tag_new(name)!

@@ -197,10 +197,18 @@ public final class ComposerSession: @unchecked Sendable {
         try Screenshot.capture(session: session, path: session.directory.appendingPathComponent(name + ".png"))
     }
 
-    /// Screenshot of the composer window alone, to `path`.
+    /// Screenshot of the composer window alone, to `path`, once what is drawn has caught
+    /// up with the trace: GTK paints on its next frame, so a picture taken right after an
+    /// event can still show the state before it. Captures until two in a row are identical.
     @discardableResult
-    public func screenshotWindow(to path: URL) throws -> URL {
-        try Screenshot.capture(session: session, window: window, path: path)
+    public func screenshotWindow(to path: URL, timeout: Duration = .seconds(10)) throws -> URL {
+        var previous: Data?
+        return try Wait.until("the window's picture to stop changing", timeout: timeout) { () -> URL? in
+            try Screenshot.capture(session: session, window: window, path: path)
+            let current = try Data(contentsOf: path)
+            defer { previous = current }
+            return current == previous ? path : nil
+        }
     }
 
     /// Sends `signal` to the app and waits for it to exit; returns its exit status.
