@@ -16,6 +16,9 @@ final class CompletionListView {
     /// Called with the index (in the controller's items) of a clicked row.
     var onActivate: ((Int) -> Void)?
     private var firstShownIndex = 0
+    /// What the rows show now: rebuilt only when this changes (a click must find the row
+    /// it pressed still there when the button is released).
+    private var shownIDs: [String] = []
 
     init() {
         listBox = gtk_list_box_new()
@@ -40,19 +43,33 @@ final class CompletionListView {
             gtk_widget_set_visible(container, 0)
             return
         }
+        defer { gtk_widget_set_visible(container, 1) }
         let visible = Array(completion.visibleItems)
         firstShownIndex = completion.visibleRange.lowerBound
-        for row in rows { gtk_list_box_remove(opaque(listBox), row) }
-        rows = visible.map(Self.makeRow)
-        for row in rows { gtk_list_box_append(opaque(listBox), row) }
+        let ids = visible.map { "\($0.id)\u{0}\($0.titleHighlights)\($0.detailHighlights)" }
+        if ids != shownIDs {
+            shownIDs = ids
+            for row in rows { gtk_list_box_remove(opaque(listBox), row) }
+            rows = visible.map(Self.makeRow)
+            for row in rows { gtk_list_box_append(opaque(listBox), row) }
+        }
         if let selected = completion.selectedIndex, completion.visibleRange.contains(selected) {
             let row = gtk_list_box_get_row_at_index(opaque(listBox), Int32(selected - firstShownIndex))
             gtk_list_box_select_row(opaque(listBox), row)
         }
-        gtk_widget_set_visible(container, 1)
     }
 
     var isShown: Bool { gtk_widget_get_visible(container) != 0 }
+
+    /// The centre of shown row `index` in `window`'s coordinates.
+    func rowCenter(_ index: Int, in window: UnsafeMutablePointer<GtkWidget>) -> (x: Double, y: Double)? {
+        guard rows.indices.contains(index) else { return nil }
+        let row = rows[index]
+        var x = 0.0, y = 0.0
+        let width = Double(gtk_widget_get_width(row)), height = Double(gtk_widget_get_height(row))
+        guard gtk_widget_translate_coordinates(row, window, width / 2, height / 2, &x, &y) != 0 else { return nil }
+        return (x, y)
+    }
 
     /// The titles of the shown rows (for tests).
     var shownTitles: [String] {

@@ -311,6 +311,11 @@ public final class ComposerController {
         scheduler.settleNow()
     }
 
+    /// Where the shown completion row `row` is, in window coordinates (for tests that click).
+    public func completionRowCenter(_ row: Int) -> (x: Double, y: Double)? {
+        ui.completionList.rowCenter(row, in: ui.window)
+    }
+
     /// The completion rows as shown (for tests).
     public var completionTitlesShown: [String] { ui.completionList.isShown ? ui.completionList.shownTitles : [] }
 
@@ -325,6 +330,8 @@ public final class ComposerController {
         case let .overflowTag(add, remove):
             for range in remove { ui.buffer.removeTag(ui.overflowTag, from: range) }
             for range in add { ui.buffer.applyTag(ui.overflowTag, to: range) }
+        case .highlight:
+            break  // MentionHighlighter is not in the pipeline yet; its tags come with it
         }
     }
 

@@ -22,6 +22,8 @@ enum GtkWindowSuites {}
 enum GtkFixture {
     private static var session: TestSession?
     private(set) static var xdotool: XDoTool!
+    /// The X window id of the newest composer window.
+    private(set) static var windowID: String?
 
     static func start() throws {
         guard session == nil else { return }
@@ -72,15 +74,19 @@ enum GtkFixture {
     }
 
     /// A composer in a shown, focused window.
-    static func composer(_ options: ComposerOptions = ComposerOptions(profileDirectory: NSTemporaryDirectory()))
+    static func composer(_ options: ComposerOptions = ComposerOptions(profileDirectory: NSTemporaryDirectory()),
+                         directory: Directory = .empty, emoji: [EmojiEntry] = [])
         async throws -> (ComposerController, QuitRecorder) {
         try start()
         let quit = QuitRecorder()
         let trace = try TraceWriter(path: NSTemporaryDirectory() + "gtk-test-\(UUID().uuidString).jsonl")
-        let composer = ComposerController(options: options, trace: trace) { quit.count += 1 }
+        let composer = ComposerController(options: options, trace: trace, directory: directory, emoji: emoji) {
+            quit.count += 1
+        }
         composer.present()
         try await wait("the window to map") { gtk_widget_get_mapped(composer.window) != 0 }
         let window = try xdotool.waitForWindow(name: "IME Composer")
+        windowID = window
         try xdotool.focus(window)
         try await wait("focus in the text view") { gtk_widget_has_focus(composer.textView) != 0 }
         return (composer, quit)
