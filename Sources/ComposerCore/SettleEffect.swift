@@ -7,4 +7,6 @@ public enum SettleEffect: Equatable, Sendable {
     case trim(range: Range<Int>, caret: Int)
     /// Take the overflow tag off `remove`, then put it on `add` (scalar ranges).
     case overflowTag(add: [Range<Int>], remove: [Range<Int>])
+    /// Take `kind`'s highlight tag off `remove`, then put it on `add` (scalar ranges).
+    case highlight(kind: HighlightKind, add: [Range<Int>], remove: [Range<Int>])
 }

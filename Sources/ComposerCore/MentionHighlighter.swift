@@ -1,0 +1,383 @@
+/// What a highlighted token refers to; the app gives each kind its own text tag.
+public enum HighlightKind: String, CaseIterable, Sendable {
+    /// `@handle` for a known person's handle.
+    case mention
+    /// `#channel` for a known channel (any script: `#日本語`).
+    case channel
+    /// `:shortcode:` for a known emoji shortcode, both colons included.
+    case emoji
+}
+
+/// Highlights mentions, channels and emoji shortcodes in the committed text as you type.
+///
+/// Tokens:
+/// - the sigil (`@`, `#`, `:`, also full-width) starts the text or follows whitespace,
+///   punctuation or a symbol — `CompletionTrigger`'s rule, so `mail@host` is no mention;
+/// - `@` and `#` are followed by a known name made of word characters (letters and digits
+///   of any script, `_`, `-`, `.`) that ends the word, or ends right before a `.` in it:
+///   of those candidates the longest known one wins, so `@tanaka.` and `@tanaka.x`
+///   highlight `@tanaka`, and `@tanaka.hanako` all of itself when that handle is known;
+/// - `:` is followed by a known shortcode and a closing `:` (`:+1:` too).
+/// Names compare with ASCII letters case-insensitive and full-width ASCII as ASCII;
+/// every other scalar exactly. Each sigil is judged on its own and the highlighted text is
+/// the union of its tokens, so whether a scalar is highlighted depends only on the text
+/// at most `reach` scalars around it.
+///
+/// Seed 002's rules, like `OverflowController`: it runs at settle only, which its own tag
+/// changes never cause; it computes and applies the newest result synchronously; and it
+/// costs what the edit costs. It keeps the highlighted ranges per kind, maps them through
+/// the edits since the last settle, re-scans only a window of `reach` scalars on either
+/// side of each edited range, and asks for only the difference — plus the freshly inserted
+/// text, whose tags GTK may or may not have inherited from its neighbours. The whole text
+/// is scanned once, at the first settle. The preedit is never in the document, so it is
+/// never highlighted, while the committed text around it is.
+public final class MentionHighlighter: SettleController {
+    public let name = "highlighting"
+    /// Names longer than this many scalars are never highlighted (it bounds the re-scan).
+    public static let maximumNameLength = 120
+
+    /// How far (in scalars) an edit can change highlighting on either side: a token's
+    /// scalar before the sigil, the sigil, the longest name, its closing colon or the
+    /// scalar that ends it, and one to spare.
+    public let reach: Int
+
+    private let perform: (SettleEffect) -> Void
+    private let names: [Set<String>]
+    private let longestName: [Int]
+    /// Ranges known to carry each kind's tag (indexed like `HighlightKind.allCases`), as
+    /// of `seenSequence`.
+    private var highlighted: [[Range<Int>]] = Array(repeating: [], count: HighlightKind.allCases.count)
+    private var seenSequence = -1
+    private var scanned = false
+
+    /// Scalars read from the document by the last settle (for tests of the cost).
+    public private(set) var lastScannedScalars = 0
+
+    /// - Parameters:
+    ///   - people: handles (`tanaka`, `tanaka.hanako`), without `@`.
+    ///   - channels: channel names (`general`, `日本語`), without `#`.
+    ///   - shortcodes: emoji shortcodes (`cat_face`, `+1`), without colons.
+    public init(people: [String], channels: [String], shortcodes: [String],
+                perform: @escaping (SettleEffect) -> Void) {
+        let lists = [people, channels, shortcodes]
+        var names: [Set<String>] = []
+        var longest: [Int] = []
+        for list in lists {
+            let folded = list.map(Self.folded).filter {
+                let count = $0.unicodeScalars.count
+                return count > 0 && count <= Self.maximumNameLength
+            }
+            names.append(Set(folded))
+            longest.append(folded.map { $0.unicodeScalars.count }.max() ?? 0)
+        }
+        self.names = names
+        self.longestName = longest
+        self.reach = (longest.max() ?? 0) + 4
+        self.perform = perform
+    }
+
+    /// People's handles and channel names from the directory, shortcodes from the emoji data.
+    public convenience init(directory: Directory, emoji: [EmojiEntry], perform: @escaping (SettleEffect) -> Void) {
+        self.init(people: directory.people.map(\.name), channels: directory.channels.map(\.name),
+                  shortcodes: emoji.flatMap(\.shortcodes), perform: perform)
+    }
+
+    /// The ranges this controller believes carry `kind`'s tag (after the last settle).
+    public func ranges(of kind: HighlightKind) -> [Range<Int>] { highlighted[kind.index] }
+
+    public func settle(_ model: ComposerModel, events: inout [TraceEvent]) {
+        let log = model.log
+        let historyKept = log.entries.first.map { $0.sequence <= seenSequence + 1 } ?? true
+        let edits = log.edits(after: seenSequence)
+        seenSequence = log.lastSequence
+        lastScannedScalars = 0
+        if scanned, edits.isEmpty { return }
+
+        let document = model.document
+        let count = document.scalarCount
+        // Text inserted since the last settle: whether it inherited a tag is unknown.
+        var unknown = InsertedRanges()
+        for edit in edits { unknown.apply(edit, tagging: true) }
+        var windows: [Range<Int>]
+        if scanned, historyKept {
+            var dirty = DirtyIntervals()
+            for edit in edits {
+                for kind in highlighted.indices { Self.map(&highlighted[kind], through: edit) }
+                dirty.apply(edit)
+            }
+            windows = InsertedRanges.merged(dirty.intervals.map { interval in
+                max(0, interval.lowerBound - reach)..<min(count, interval.upperBound + 1 + reach)
+            })
+        } else {
+            // The first settle: no tag was ever applied, so only inserted text might carry
+            // one. Should the log ever have dropped edits this controller has not seen,
+            // start afresh the same way, with any text possibly tagged.
+            if scanned { unknown = InsertedRanges(ranges: count > 0 ? [0..<count] : []) }
+            highlighted = highlighted.map { _ in [] }
+            windows = [0..<count]
+            scanned = true
+        }
+
+        var add = highlighted.map { _ in [Range<Int>]() }
+        var remove = add
+        for window in windows where !window.isEmpty {
+            let tokens = scan(document, covering: window)
+            let fresh = Self.clip(unknown.ranges, to: window)
+            for kind in highlighted.indices {
+                let known = Self.clip(highlighted[kind], to: window)
+                let wanted = Self.clip(tokens[kind], to: window)
+                add[kind] += Self.subtract(wanted, known)
+                remove[kind] += Self.subtract(Self.union(known, fresh), wanted)
+                Self.replace(&highlighted[kind], in: window, with: wanted)
+            }
+        }
+        for kind in HighlightKind.allCases where !add[kind.index].isEmpty || !remove[kind.index].isEmpty {
+            perform(.highlight(kind: kind, add: add[kind.index], remove: remove[kind.index]))
+        }
+    }
+
+    // MARK: scanning
+
+    /// Every token (per kind, merged) whose sigil could touch `window`: the sigils from
+    /// `reach` before it up to its end, reading the text only around them.
+    private func scan(_ document: TextDocument, covering window: Range<Int>) -> [[Range<Int>]] {
+        let count = document.scalarCount
+        let sigilStart = max(0, window.lowerBound - reach)
+        let readStart = max(0, sigilStart - 1)
+        let readEnd = min(count, window.upperBound + reach)
+        let text = Array(document.substring(scalars: readStart..<readEnd).unicodeScalars)
+        lastScannedScalars += text.count
+        let endsText = readEnd == count
+        var tokens: [[Range<Int>]] = highlighted.map { _ in [] }
+        for index in (sigilStart - readStart)..<(window.upperBound - readStart) {
+            guard let kind = Self.sigilKind(text[index]) else { continue }
+            if index == 0 {
+                guard readStart == 0 else { continue }  // never: one scalar before is read
+            } else {
+                guard CompletionTrigger.mayPrecedePrefix(text[index - 1]) else { continue }
+            }
+            let end = kind == .emoji ? shortcodeEnd(text, sigil: index)
+                                     : nameEnd(text, sigil: index, kind: kind, endsText: endsText)
+            if let end { tokens[kind.index].append((readStart + index)..<(readStart + end)) }
+        }
+        return tokens.map(InsertedRanges.merged)
+    }
+
+    /// The end of the longest known name after the sigil at `sigil` that ends at a
+    /// non-word scalar, a `.` or the end of the text.
+    private func nameEnd(_ text: [Unicode.Scalar], sigil: Int, kind: HighlightKind, endsText: Bool) -> Int? {
+        let known = names[kind.index], longest = longestName[kind.index]
+        var name = ""
+        var end = sigil + 1
+        var best: Int?
+        while end < text.count, end - sigil - 1 < longest, CompletionTrigger.isWordScalar(text[end]) {
+            name.unicodeScalars.append(Self.folded(text[end]))
+            end += 1
+            // The window reaches past the longest name, so running out of text here means
+            // the document ends.
+            let endsWord = end < text.count
+                ? !CompletionTrigger.isWordScalar(text[end]) || CompletionTrigger.widthFolded(text[end]) == "."
+                : endsText
+            if endsWord, known.contains(name) { best = end }
+        }
+        return best
+    }
+
+    /// The end (after the closing colon) of `:shortcode:` at `sigil`, when it is known.
+    private func shortcodeEnd(_ text: [Unicode.Scalar], sigil: Int) -> Int? {
+        let known = names[HighlightKind.emoji.index], longest = longestName[HighlightKind.emoji.index]
+        var name = ""
+        var end = sigil + 1
+        while end < text.count, end - sigil - 1 <= longest {
+            let scalar = CompletionTrigger.widthFolded(text[end])
+            if scalar == ":" {
+                return end > sigil + 1 && known.contains(name) ? end + 1 : nil
+            }
+            if scalar.properties.isWhitespace { return nil }
+            name.unicodeScalars.append(Self.folded(scalar))
+            end += 1
+        }
+        return nil
+    }
+
+    private static func sigilKind(_ scalar: Unicode.Scalar) -> HighlightKind? {
+        switch CompletionTrigger.widthFolded(scalar) {
+        case "@": .mention
+        case "#": .channel
+        case ":": .emoji
+        default: nil
+        }
+    }
+
+    /// Full-width ASCII as ASCII, ASCII letters in lower case; everything else as is.
+    static func folded(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        let scalar = CompletionTrigger.widthFolded(scalar)
+        guard ("A"..."Z").contains(scalar) else { return scalar }
+        return Unicode.Scalar(scalar.value + 0x20)!
+    }
+
+    static func folded(_ name: String) -> String {
+        var result = ""
+        result.unicodeScalars.append(contentsOf: name.unicodeScalars.map { folded($0) })
+        return result
+    }
+
+    // MARK: sorted, disjoint ranges
+
+    /// Maps tagged ranges through `edit` (the inserted text is not counted as tagged),
+    /// like `InsertedRanges.apply(_:tagging: false)` but leaving the ranges before the
+    /// edit untouched.
+    static func map(_ ranges: inout [Range<Int>], through edit: Edit) {
+        let start = edit.range.lowerBound, end = edit.range.upperBound
+        let delta = edit.insertedScalarCount - (end - start)
+        func mapped(_ offset: Int) -> Int {
+            offset <= start ? offset : offset <= end ? start : offset - (end - start)
+        }
+        let first = firstIndex(in: ranges) { $0.upperBound > start }
+        guard first < ranges.count else { return }
+        var tail: [Range<Int>] = []
+        tail.reserveCapacity(ranges.count - first + 1)
+        for range in ranges[first...] {
+            let piece: [Range<Int>]
+            if range.lowerBound >= end {
+                piece = [(range.lowerBound + delta)..<(range.upperBound + delta)]
+            } else {
+                let lower = mapped(range.lowerBound), upper = mapped(range.upperBound)
+                let inserted = edit.insertedScalarCount
+                if lower >= upper {
+                    piece = []
+                } else if start <= lower {
+                    piece = [(lower + inserted)..<(upper + inserted)]
+                } else if start < upper {
+                    piece = [lower..<start, (start + inserted)..<(upper + inserted)]
+                } else {
+                    piece = [lower..<upper]
+                }
+            }
+            for range in piece where !range.isEmpty {
+                if let last = tail.last, range.lowerBound <= last.upperBound {
+                    tail[tail.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+                } else {
+                    tail.append(range)
+                }
+            }
+        }
+        ranges.replaceSubrange(first..., with: tail)
+        // A deletion can make the last untouched range meet the first mapped one.
+        if first > 0, first < ranges.count, ranges[first].lowerBound <= ranges[first - 1].upperBound {
+            ranges[first - 1] = ranges[first - 1].lowerBound..<max(ranges[first - 1].upperBound, ranges[first].upperBound)
+            ranges.remove(at: first)
+        }
+    }
+
+    /// The parts of `ranges` inside `window`.
+    static func clip(_ ranges: [Range<Int>], to window: Range<Int>) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var index = firstIndex(in: ranges) { $0.upperBound > window.lowerBound }
+        while index < ranges.count, ranges[index].lowerBound < window.upperBound {
+            let range = ranges[index].clamped(to: window)
+            if !range.isEmpty { result.append(range) }
+            index += 1
+        }
+        return result
+    }
+
+    /// `ranges` with what lies inside `window` replaced by `replacement` (inside it).
+    static func replace(_ ranges: inout [Range<Int>], in window: Range<Int>, with replacement: [Range<Int>]) {
+        let first = firstIndex(in: ranges) { $0.upperBound > window.lowerBound }
+        var last = first
+        while last < ranges.count, ranges[last].lowerBound < window.upperBound { last += 1 }
+        var middle: [Range<Int>] = []
+        if first < last, ranges[first].lowerBound < window.lowerBound {
+            middle.append(ranges[first].lowerBound..<window.lowerBound)
+        }
+        middle += replacement
+        if first < last, ranges[last - 1].upperBound > window.upperBound {
+            middle.append(window.upperBound..<ranges[last - 1].upperBound)
+        }
+        // Merge with the neighbours the window touches.
+        let lower = first > 0 ? first - 1 : first
+        let upper = last < ranges.count ? last + 1 : last
+        let merged = InsertedRanges.merged(Array(ranges[lower..<first]) + middle + Array(ranges[last..<upper]))
+        ranges.replaceSubrange(lower..<upper, with: merged)
+    }
+
+    static func union(_ a: [Range<Int>], _ b: [Range<Int>]) -> [Range<Int>] {
+        InsertedRanges.merged(a + b)
+    }
+
+    /// `a` without `b`; both sorted and disjoint.
+    static func subtract(_ a: [Range<Int>], _ b: [Range<Int>]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var cut = 0
+        for range in a {
+            var lower = range.lowerBound
+            while cut < b.count, b[cut].upperBound <= lower { cut += 1 }
+            var index = cut
+            while index < b.count, b[index].lowerBound < range.upperBound {
+                if b[index].lowerBound > lower { result.append(lower..<b[index].lowerBound) }
+                lower = max(lower, b[index].upperBound)
+                index += 1
+            }
+            if lower < range.upperBound { result.append(lower..<range.upperBound) }
+        }
+        return result
+    }
+
+    /// The first index whose range satisfies `isPast` (which must be monotonic).
+    private static func firstIndex(in ranges: [Range<Int>], where isPast: (Range<Int>) -> Bool) -> Int {
+        var low = 0, high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isPast(ranges[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
+
+/// Where the text changed since the last settle, as closed intervals of today's offsets:
+/// an insertion covers its text, a deletion the point where it happened.
+struct DirtyIntervals {
+    private(set) var intervals: [ClosedRange<Int>] = []
+
+    mutating func apply(_ edit: Edit) {
+        let start = edit.range.lowerBound, end = edit.range.upperBound
+        let inserted = edit.insertedScalarCount
+        func mapLower(_ offset: Int) -> Int {
+            offset <= start ? offset : offset >= end ? offset - (end - start) + inserted : start
+        }
+        func mapUpper(_ offset: Int) -> Int {
+            offset <= start ? offset : offset >= end ? offset - (end - start) + inserted : start + inserted
+        }
+        var all = intervals.map { mapLower($0.lowerBound)...max(mapLower($0.lowerBound), mapUpper($0.upperBound)) }
+        all.append(start...(start + inserted))
+        all.sort { $0.lowerBound < $1.lowerBound }
+        intervals = []
+        for interval in all {
+            if let last = intervals.last, interval.lowerBound <= last.upperBound + 1 {
+                intervals[intervals.count - 1] = last.lowerBound...max(last.upperBound, interval.upperBound)
+            } else {
+                intervals.append(interval)
+            }
+        }
+    }
+}
+
+extension HighlightKind {
+    var index: Int {
+        switch self {
+        case .mention: 0
+        case .channel: 1
+        case .emoji: 2
+        }
+    }
+}
+
+extension EditLog.Entry {
+    var sequence: Int {
+        switch self {
+        case .edit(let edit): edit.sequence
+        case .settle(let mark): mark.sequence
+        }
+    }
+}
