@@ -1,0 +1,109 @@
+/// A caret toolbar button (seed 003): ← → move by one grapheme, ↑ ↓ by one display line.
+///
+/// ← and → are logical: backward and forward in the text (in a right-to-left paragraph
+/// the app may swap the buttons).
+public enum CaretDirection: String, Sendable, CaseIterable {
+    case left, right, up, down
+}
+
+/// What a caret toolbar button does.
+public enum CaretMove: Equatable, Sendable {
+    /// Put the selection here (scalar offsets, on grapheme boundaries).
+    case set(TextSelection)
+    /// Move the caret one display line up or down, keeping the remembered horizontal
+    /// position (`CaretNavigator`); the app does the geometry (GtkTextView line
+    /// rectangles). With `extend` the anchor stays and the selection grows; without it the
+    /// selection collapses to the moved caret.
+    case displayLine(up: Bool, extend: Bool)
+}
+
+/// Seeds 001 and 003: moving the caret without a keyboard's arrow keys.
+///
+/// A caret is an empty selection. Moves are by grapheme (👨‍👩‍👧, 🇯🇵 and C + U+030C each
+/// move as one), guarded at both ends: ← at 0 and → at the end leave the caret where it is.
+///
+/// With a selection, ← and → collapse it to its start or its end without moving further
+/// (the desktop convention, what GTK's arrow keys do); with `extend` (a modifier or a long
+/// press) the caret end moves by one grapheme and the anchor stays, like Shift+arrow.
+/// Offsets outside the document are clamped; a caret inside a grapheme moves to that
+/// grapheme's start (←) or end (→).
+public enum CaretMotion {
+    public static func plan(selection: TextSelection, document: TextDocument,
+                            direction: CaretDirection, extend: Bool) -> CaretMove {
+        let anchor = document.clampScalar(selection.anchor)
+        let caret = document.clampScalar(selection.caret)
+        switch direction {
+        case .up: return .displayLine(up: true, extend: extend)
+        case .down: return .displayLine(up: false, extend: extend)
+        case .left, .right:
+            let forward = direction == .right
+            if extend {
+                return .set(TextSelection(anchor: anchor, caret: step(from: caret, forward: forward, in: document)))
+            }
+            if anchor != caret {
+                return .set(TextSelection(caret: forward ? max(anchor, caret) : min(anchor, caret)))
+            }
+            return .set(TextSelection(caret: step(from: caret, forward: forward, in: document)))
+        }
+    }
+
+    /// The grapheme boundary before or after a scalar offset (clamped at both ends).
+    public static func step(from scalar: Int, forward: Bool, in document: TextDocument) -> Int {
+        let offset = document.clampScalar(scalar)
+        let grapheme = document.graphemeOffset(ofScalar: offset)  // rounds down inside a grapheme
+        if forward {
+            return document.scalarOffset(ofGrapheme: grapheme + 1)  // clamped at the end
+        }
+        if !document.isGraphemeBoundary(scalar: offset) {
+            return document.scalarOffset(ofGrapheme: grapheme)  // the start of this grapheme
+        }
+        return document.scalarOffset(ofGrapheme: max(0, grapheme - 1))
+    }
+}
+
+/// The caret toolbar's memory of the horizontal position (what arrow keys do): vertical
+/// moves keep the x where the first of them started, so ↑ ↑ ↓ through a short line comes
+/// back to the same column; a horizontal move, or any caret move that is not one of ours
+/// (typing, a click), forgets it.
+///
+/// Use: `plan` for every button; for `.displayLine`, take `goalX(currentCaretX:)` as the
+/// target x, move the caret there with GtkTextView, then `verticalMoveLanded(caret:)`.
+public struct CaretNavigator: Equatable, Sendable {
+    /// The x (pixels, in the text view's buffer coordinates) vertical moves aim for.
+    public private(set) var rememberedX: Int?
+    /// Where the last vertical move put the caret; a caret anywhere else means something
+    /// else moved it, and the remembered x is stale.
+    public private(set) var caretAfterVerticalMove: Int?
+
+    public init() {}
+
+    public mutating func plan(selection: TextSelection, document: TextDocument,
+                              direction: CaretDirection, extend: Bool) -> CaretMove {
+        let move = CaretMotion.plan(selection: selection, document: document, direction: direction, extend: extend)
+        switch move {
+        case .set:
+            forget()
+        case .displayLine:
+            if selection.caret != caretAfterVerticalMove { forget() }
+        }
+        return move
+    }
+
+    /// The x to aim for: the remembered one, else the caret's x now (then remembered).
+    public mutating func goalX(currentCaretX: Int) -> Int {
+        if let rememberedX { return rememberedX }
+        rememberedX = currentCaretX
+        return currentCaretX
+    }
+
+    /// The app moved the caret for a `.displayLine` move; the remembered x stays.
+    public mutating func verticalMoveLanded(caret: Int) {
+        caretAfterVerticalMove = caret
+    }
+
+    /// Forget the remembered x (also done by horizontal moves and foreign caret moves).
+    public mutating func forget() {
+        rememberedX = nil
+        caretAfterVerticalMove = nil
+    }
+}
