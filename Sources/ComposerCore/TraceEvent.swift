@@ -27,6 +27,10 @@ public enum TraceEvent: Equatable, Sendable {
     case completion(state: CompletionListChange, prefix: String, query: String, items: [String], selected: Int)
     /// A completion item was accepted: `text` replaced the prefix and query.
     case accept(item: String, text: String)
+    /// A settled layout of the panel: each region's height and the keyboard's overlap.
+    case layout(Layout)
+    /// The on-screen keyboard changed (shown, hidden, or a new height or overlap).
+    case keyboard(KeyboardEvent)
     case send(String)
     case exit(text: String, caret: Int, preedit: String, reason: ExitReason)
 
@@ -51,6 +55,8 @@ public enum TraceEvent: Equatable, Sendable {
         case .overflow: return "overflow"
         case .completion: return "completion"
         case .accept: return "accept"
+        case .layout: return "layout"
+        case .keyboard: return "keyboard"
         case .send: return "send"
         case .exit: return "exit"
         }
@@ -107,6 +113,18 @@ public enum TraceEvent: Equatable, Sendable {
             ]
         case let .accept(item, text):
             return [("item", .string(item)), ("text", .string(text))]
+        case let .layout(layout):
+            return [
+                ("panel", .array([.int(layout.panelWidth), .int(layout.panelHeight)])),
+                ("list", .int(layout.list)), ("completion", .int(layout.completion)),
+                ("indicator", .int(layout.indicator)), ("toolbar", .int(layout.toolbar)),
+                ("input", .int(layout.input)), ("keyboard", .int(layout.keyboard)),
+            ]
+        case let .keyboard(keyboard):
+            return [
+                ("visible", .bool(keyboard.visible)), ("height", .int(keyboard.height)),
+                ("overlap", .int(keyboard.overlap)), ("source", .string(keyboard.source.rawValue)),
+            ]
         case let .send(text):
             return [("text", .string(text))]
         case let .exit(text, caret, preedit, reason):

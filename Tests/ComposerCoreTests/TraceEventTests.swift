@@ -34,6 +34,11 @@ struct TraceEventTests {
         (.completion(state: .close, prefix: ":", query: "ねこ", items: [], selected: -1),
          #"{"ev":"completion","t":42,"state":"close","prefix":":","query":"ねこ","items":[],"selected":-1}"#),
         (.accept(item: "u0001", text: "@tanaka "), #"{"ev":"accept","t":42,"item":"u0001","text":"@tanaka "}"#),
+        (.layout(Layout(panelWidth: 360, panelHeight: 640, list: 100, completion: 96, completionRows: 3,
+                        indicator: 24, toolbar: 40, input: 120, keyboard: 260)),
+         #"{"ev":"layout","t":42,"panel":[360,640],"list":100,"completion":96,"indicator":24,"toolbar":40,"input":120,"keyboard":260}"#),
+        (.keyboard(KeyboardEvent(visible: true, height: 214, overlap: 0, source: .resize)),
+         #"{"ev":"keyboard","t":42,"visible":true,"height":214,"overlap":0,"source":"resize"}"#),
         (.send("hi"), #"{"ev":"send","t":42,"text":"hi"}"#),
         (.exit(text: "子猫", caret: 2, preedit: "", reason: .ctrlQ), #"{"ev":"exit","t":42,"text":"子猫","caret":2,"preedit":"","reason":"ctrl-q"}"#),
     ]
@@ -63,6 +68,10 @@ struct TraceEventTests {
         for change in CompletionListChange.allCases {
             let event = TraceEvent.completion(state: change, prefix: "#", query: "", items: ["c01"], selected: 0)
             #expect(schema.validate(event.json(t: 1)) == [], "\(change)")
+        }
+        for source in KeyboardSource.allCases {
+            let event = TraceEvent.keyboard(KeyboardEvent(visible: false, height: 0, overlap: 0, source: source))
+            #expect(schema.validate(event.json(t: 1)) == [], "\(source)")
         }
         let allStyles = Preedit(text: "ab", cursor: 0, segments: [PreeditSegment(start: 0, end: 2, styles: PreeditStyle.allCases)])
         #expect(schema.validate(TraceEvent.preedit(allStyles).json(t: 1)) == [])
