@@ -41,4 +41,20 @@ static inline void cgtk_style_overflow_tag(GtkTextTag *tag, const char *foregrou
                  "underline", PANGO_UNDERLINE_ERROR, NULL);
 }
 
+/// GtkTextView's "move-cursor" keybinding signal (what the arrow keys emit), so a toolbar
+/// button moves the caret exactly like a key: by display line keeping the horizontal
+/// position, or by cursor position (grapheme). g_signal_emit_by_name is variadic.
+static inline void cgtk_text_view_move_cursor(GtkTextView *view, GtkMovementStep step, int count, gboolean extend) {
+    g_signal_emit_by_name(view, "move-cursor", step, count, extend);
+}
+
+/// A boolean property of a GDBusProxy's cache; -1 when unknown.
+static inline int cgtk_dbus_proxy_bool(GDBusProxy *proxy, const char *property) {
+    GVariant *value = g_dbus_proxy_get_cached_property(proxy, property);
+    if (value == NULL) return -1;
+    int result = g_variant_is_of_type(value, G_VARIANT_TYPE_BOOLEAN) ? g_variant_get_boolean(value) : -1;
+    g_variant_unref(value);
+    return result;
+}
+
 #endif

@@ -38,13 +38,13 @@ final class CompletionListView {
     }
 
     /// Shows the controller's visible rows and selection, or hides the list.
-    func show(_ completion: CompletionController) {
-        guard completion.isOpen else {
+    func show(_ completion: CompletionController, maximumRows: Int = CompletionController.visibleRowCount) {
+        guard completion.isOpen, maximumRows > 0 else {
             gtk_widget_set_visible(container, 0)
             return
         }
         defer { gtk_widget_set_visible(container, 1) }
-        let visible = Array(completion.visibleItems)
+        let visible = Array(completion.visibleItems.prefix(maximumRows))
         firstShownIndex = completion.visibleRange.lowerBound
         let ids = visible.map { "\($0.id)\u{0}\($0.titleHighlights)\($0.detailHighlights)" }
         if ids != shownIDs {
@@ -52,6 +52,11 @@ final class CompletionListView {
             for row in rows { gtk_list_box_remove(opaque(listBox), row) }
             rows = visible.map(Self.makeRow)
             for row in rows { gtk_list_box_append(opaque(listBox), row) }
+            if let first = rows.first {
+                var minimum: Int32 = 0, natural: Int32 = 0
+                gtk_widget_measure(first, GTK_ORIENTATION_VERTICAL, -1, &minimum, &natural, nil, nil)
+                if natural > 0 { measuredRowHeight = Int(natural) }
+            }
         }
         if let selected = completion.selectedIndex, completion.visibleRange.contains(selected) {
             let row = gtk_list_box_get_row_at_index(opaque(listBox), Int32(selected - firstShownIndex))
@@ -60,6 +65,11 @@ final class CompletionListView {
     }
 
     var isShown: Bool { gtk_widget_get_visible(container) != 0 }
+
+    /// The natural height of one row: measured on a real row once one is shown (themes
+    /// and fonts decide it), a typical value before that.
+    var rowHeight: Int { measuredRowHeight ?? 34 }
+    private var measuredRowHeight: Int?
 
     /// The centre of shown row `index` in `window`'s coordinates.
     func rowCenter(_ index: Int, in window: UnsafeMutablePointer<GtkWidget>) -> (x: Double, y: Double)? {

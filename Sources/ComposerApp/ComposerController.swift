@@ -18,6 +18,11 @@ public final class ComposerController {
     private var overflowController: OverflowController!
     /// The @people, #channels and :emoji: completion (seed 000).
     public private(set) var completion: CompletionController!
+    private var panelLayout: PanelLayout!
+    private var caretToolbar: CaretToolbar?
+    private var keyboardWatcher: DBusPropertyWatcher?
+    private var peerDriver: TypingPeerDriver?
+    private let options: ComposerOptions
     private var pipeline: SettlePipeline!
     private let origins = EditOriginTracker()
     private var scheduler: SettleScheduler!
@@ -36,6 +41,7 @@ public final class ComposerController {
                 emoji: [EmojiEntry] = [], quit: @escaping () -> Void) {
         model = ComposerModel(text: options.initialText, caret: options.caret)
         limit = options.limit
+        self.options = options
         self.trace = trace
         self.directory = directory
         self.quit = quit
@@ -62,6 +68,7 @@ public final class ComposerController {
         onSignal(ui.sendButton, "clicked") { [weak self] in self?.send() }
         onSignal(ui.trimButton, "clicked") { [weak self] in self?.trimToLimit() }
         ui.completionList.onActivate = { [weak self] index in self?.acceptCompletion(index) }
+        setUpLayout()
         // The first "text" event: the starting state, before focus and "ready".
         settle()
         gtk_widget_grab_focus(ui.textView)
@@ -265,7 +272,9 @@ public final class ComposerController {
         guard !destroyed else { return }
         gtk_widget_set_sensitive(ui.sendButton, model.canSend(limit: limit) ? 1 : 0)
         ui.show(overflowController.status, canTrim: !model.isComposing)
-        ui.completionList.show(completion)
+        // The caret toolbar is insensitive while a composition is active.
+        for (_, button) in ui.caretButtons { gtk_widget_set_sensitive(button, model.isComposing ? 0 : 1) }
+        panelLayout.relayout()
     }
 
     /// Sends the committed text if the core says so; never while composing.
@@ -293,8 +302,78 @@ public final class ComposerController {
 
     private func completionChanged(_ events: [TraceEvent]) {
         events.forEach(trace.emit)
-        ui.completionList.show(completion)
+        panelLayout.relayout()
     }
+
+    // MARK: Layout, keyboard, caret toolbar, typing indicator
+
+    private func setUpLayout() {
+        panelLayout = PanelLayout(ui: ui) { [weak self] in self?.trace.emit($0) }
+        panelLayout.completionRowsWanted = { [weak self] in
+            guard let completion = self?.completion, completion.isOpen else { return 0 }
+            return completion.visibleItems.count
+        }
+        panelLayout.showCompletion = { [weak self] rows in
+            guard let self else { return }
+            ui.completionList.show(completion, maximumRows: rows)
+        }
+        caretToolbar = CaretToolbar(ui: ui, model: model) { [weak self] in self?.scheduler.request() }
+        onSignal(ui.toolbarToggle, "toggled") { [weak self] in
+            guard let self else { return }
+            panelLayout.toolbarToggled = gtk_toggle_button_get_active(cast(ui.toolbarToggle)) != 0
+        }
+        if let inset = options.simulatedKeyboardInset {
+            gtk_widget_set_visible(ui.keyboardToggle, 1)
+            onSignal(ui.keyboardToggle, "toggled") { [weak self] in
+                guard let self else { return }
+                let on = gtk_toggle_button_get_active(cast(ui.keyboardToggle)) != 0
+                panelLayout.observe(.simulated(inset: on ? inset : nil))
+            }
+        }
+        // squeekboard tells only whether it is up; the window's lost height tells how tall.
+        if DisplayEnvironment.backend == "wayland" {
+            keyboardWatcher = DBusPropertyWatcher(name: "sm.puri.OSK0", path: "/sm/puri/OSK0",
+                                                  interface: "sm.puri.OSK0", property: "Visible") { [weak self] visible in
+                if let visible { self?.panelLayout.observe(.oskVisible(visible)) }
+            }
+            if let visible = keyboardWatcher?.value { panelLayout.observe(.oskVisible(visible)) }
+        }
+        var generator = SystemRandomNumberGenerator()
+        if let seed = options.peer.seed(drawingFrom: &generator) {
+            peerDriver = TypingPeerDriver(peer: TypingPeer(seed: seed, directory: directory),
+                                          typing: { [weak self] text in self?.panelLayout.indicatorText = text },
+                                          message: { [weak self] text, name in self?.ui.messageList.appendPeer(text, from: name) })
+        }
+        onSignal(ui.window, "map", after: true) { [weak self] in
+            MainLoop.idle { self?.panelLayout.relayout(); return false }
+        }
+    }
+
+    /// Turns the simulated keyboard on or off (the toggle's action; for tests too).
+    public func setSimulatedKeyboard(_ on: Bool) {
+        gtk_toggle_button_set_active(cast(ui.keyboardToggle), on ? 1 : 0)
+    }
+
+    /// The current layout (for tests).
+    public var layout: Layout? { panelLayout.layout }
+    /// What GTK allocated: list, completion, indicator, toolbar, input, keyboard.
+    public var allocatedHeights: [Int] { panelLayout.allocatedHeights }
+    public var caretToolbarShown: Bool { gtk_widget_get_visible(ui.caretToolbar) != 0 }
+    public var typingIndicatorShown: String? {
+        gtk_widget_get_visible(ui.typingIndicator) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.typingIndicator))) : nil
+    }
+    /// Presses caret toolbar button `direction` (for tests; a real click does the same).
+    public func pressCaretButton(_ direction: CaretDirection) {
+        guard let button = ui.caretButtons.first(where: { $0.0 == direction })?.1 else { return }
+        gtk_widget_activate(button)
+    }
+    /// Allocated heights of the input bar and the panel (for tests).
+    public var inputBarAllocation: (top: Double, height: Int)? {
+        var x = 0.0, y = 0.0
+        guard gtk_widget_translate_coordinates(ui.inputBar, ui.panel, 0, 0, &x, &y) != 0 else { return nil }
+        return (y, Int(gtk_widget_get_height(ui.inputBar)))
+    }
+    public var panelHeight: Int { Int(gtk_widget_get_height(ui.panel)) }
 
     /// Accepts row `index` (default: the selected one): replaces the prefix and query with
     /// the item as one undoable edit of the composer's own, caret after it. The length

@@ -13,10 +13,17 @@ public struct ComposerOptions: Sendable {
     public var dataDirectory: String
     /// The message length limit (`--limit`, `--limit-mode`, `--count`).
     public var limit: LengthLimit
+    /// `--osk-inset PX`: the simulated on-screen keyboard's height (nil: no simulator).
+    public var simulatedKeyboardInset: Int?
+    /// `--peer off|on|seed:N`: the simulated colleague behind the typing indicator.
+    public var peer: PeerSetting
 
     public init(initialText: String = "", caret: Int? = nil, tracePath: String? = nil,
-                profileDirectory: String, dataDirectory: String = "", limit: LengthLimit = LengthLimit()) {
+                profileDirectory: String, dataDirectory: String = "", limit: LengthLimit = LengthLimit(),
+                simulatedKeyboardInset: Int? = nil, peer: PeerSetting = .off) {
         self.limit = limit
+        self.simulatedKeyboardInset = simulatedKeyboardInset
+        self.peer = peer
         self.initialText = initialText
         self.caret = caret
         self.tracePath = tracePath

@@ -18,6 +18,21 @@ final class ComposerWindow {
     let trimButton: UnsafeMutablePointer<GtkWidget>
     /// Why Send did nothing (over the limit); shown after a refused Enter.
     let limitHint: UnsafeMutablePointer<GtkWidget>
+    /// The vertical stack of regions the layout solver sizes (seed 000).
+    let panel: UnsafeMutablePointer<GtkWidget>
+    let inputBar: UnsafeMutablePointer<GtkWidget>
+    let separator: UnsafeMutablePointer<GtkWidget>
+    /// "Hanako is typing…", above the input bar.
+    let typingIndicator: UnsafeMutablePointer<GtkWidget>
+    /// ← ↑ ↓ → above the input bar while a keyboard is up (seeds 001, 003).
+    let caretToolbar: UnsafeMutablePointer<GtkWidget>
+    let caretButtons: [(CaretDirection, UnsafeMutablePointer<GtkWidget>)]
+    /// Shows or hides the caret toolbar by hand.
+    let toolbarToggle: UnsafeMutablePointer<GtkWidget>
+    /// The simulated keyboard (`--osk-inset`): a reserved area at the bottom, and its toggle.
+    let keyboardArea: UnsafeMutablePointer<GtkWidget>
+    let keyboardToggle: UnsafeMutablePointer<GtkWidget>
+
     /// The completion slot, above the input bar.
     let completionList = CompletionListView()
     /// Marks the committed text past the limit.
@@ -79,6 +94,50 @@ final class ComposerWindow {
         gtk_widget_set_margin_top(limitHint, 4)
         gtk_widget_set_visible(limitHint, 0)
 
+        typingIndicator = gtk_label_new(nil)
+        gtk_widget_add_css_class(typingIndicator, "typing-indicator")
+        gtk_widget_add_css_class(typingIndicator, "dim-label")
+        gtk_label_set_xalign(opaque(typingIndicator), 0)
+        gtk_label_set_ellipsize(opaque(typingIndicator), PANGO_ELLIPSIZE_END)
+        gtk_widget_set_margin_start(typingIndicator, 12)
+        gtk_widget_set_visible(typingIndicator, 0)
+
+        caretToolbar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)
+        gtk_widget_add_css_class(caretToolbar, "caret-toolbar")
+        gtk_widget_set_halign(caretToolbar, GTK_ALIGN_CENTER)
+        var buttons: [(CaretDirection, UnsafeMutablePointer<GtkWidget>)] = []
+        for (direction, icon, tip) in [(CaretDirection.left, "go-previous-symbolic", "Caret left"),
+                                       (.up, "go-up-symbolic", "Caret up a line"),
+                                       (.down, "go-down-symbolic", "Caret down a line"),
+                                       (.right, "go-next-symbolic", "Caret right")] {
+            let button = gtk_button_new_from_icon_name(icon)!
+            gtk_widget_set_tooltip_text(button, tip)
+            // Never take focus: the keyboard stays up and the input method keeps its state.
+            gtk_widget_set_focus_on_click(button, 0)
+            gtk_widget_set_focusable(button, 0)
+            gtk_box_append(cast(caretToolbar), button)
+            buttons.append((direction, button))
+        }
+        caretButtons = buttons
+        gtk_widget_set_visible(caretToolbar, 0)
+
+        toolbarToggle = gtk_toggle_button_new()
+        gtk_button_set_icon_name(cast(toolbarToggle), "format-justify-fill-symbolic")
+        gtk_widget_set_tooltip_text(toolbarToggle, "Caret toolbar")
+        keyboardToggle = gtk_toggle_button_new()
+        gtk_button_set_icon_name(cast(keyboardToggle), "input-keyboard-symbolic")
+        gtk_widget_set_tooltip_text(keyboardToggle, "Simulated on-screen keyboard")
+        gtk_widget_set_visible(keyboardToggle, 0)
+        for toggle in [toolbarToggle, keyboardToggle] {
+            gtk_widget_set_focus_on_click(toggle, 0)
+            gtk_widget_set_focusable(toggle, 0)
+            gtk_widget_set_valign(toggle, GTK_ALIGN_END)
+        }
+
+        keyboardArea = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        gtk_widget_add_css_class(keyboardArea, "simulated-keyboard")
+        gtk_widget_set_visible(keyboardArea, 0)
+
         let inputBar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         gtk_widget_add_css_class(inputBar, "input-bar")
         for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end,
@@ -88,14 +147,21 @@ final class ComposerWindow {
         gtk_box_append(cast(inputBar), inputScroller)
         gtk_box_append(cast(inputBar), counterLabel)
         gtk_box_append(cast(inputBar), trimButton)
+        gtk_box_append(cast(inputBar), toolbarToggle)
+        gtk_box_append(cast(inputBar), keyboardToggle)
         gtk_box_append(cast(inputBar), sendButton)
+        self.inputBar = inputBar
 
-        let panel = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        panel = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        separator = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)
         gtk_box_append(cast(panel), messageList.scrolledWindow)
-        gtk_box_append(cast(panel), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
+        gtk_box_append(cast(panel), separator)
         gtk_box_append(cast(panel), completionList.container)
+        gtk_box_append(cast(panel), typingIndicator)
         gtk_box_append(cast(panel), limitHint)
+        gtk_box_append(cast(panel), caretToolbar)
         gtk_box_append(cast(panel), inputBar)
+        gtk_box_append(cast(panel), keyboardArea)
         gtk_window_set_child(cast(window), panel)
     }
 

@@ -24,6 +24,16 @@ final class MessageList {
         observeScrolling()
     }
 
+    /// A message from someone else: on the left, in a quieter bubble.
+    func appendPeer(_ text: String, from name: String) {
+        append(text)
+        guard let row = gtk_widget_get_last_child(listBox),
+              let label = gtk_list_box_row_get_child(cast(row)) else { return }
+        gtk_widget_set_halign(label, GTK_ALIGN_START)
+        gtk_widget_add_css_class(label, "peer")
+        gtk_widget_set_tooltip_text(label, name)
+    }
+
     func append(_ text: String) {
         messages.append(text)
         let label = gtk_label_new(nil)!

@@ -21,6 +21,10 @@ enum Style {
         background: alpha(@theme_selected_bg_color, 0.35); font-weight: bold;
     }
     .emoji-glyph { font-size: 150%; min-width: 26px; }
+    .typing-indicator { font-style: italic; padding: 2px 0; }
+    .caret-toolbar { padding: 2px 0; }
+    .simulated-keyboard { background: alpha(@theme_fg_color, 0.15); }
+    .message.peer { background: alpha(@theme_fg_color, 0.08); }
     .composer-input { border-radius: 8px; }
     .counter { font-feature-settings: "tnum"; min-width: 3em; }
     .counter.provisional { font-style: italic; }

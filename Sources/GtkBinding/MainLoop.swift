@@ -48,6 +48,9 @@ public enum MainLoop {
 
     public static func removeSource(_ id: UInt32) { g_source_remove(id) }
 
+    /// GLib's monotonic clock, as a Duration since an arbitrary start.
+    public static var now: Duration { .microseconds(g_get_monotonic_time()) }
+
     /// Makes `DispatchQueue.main` and `@MainActor` work while `g_application_run` owns the
     /// main thread: GLib never drains libdispatch's main queue by itself, so hops to it
     /// would wait forever. libdispatch signals pending work on an eventfd; a GLib fd source

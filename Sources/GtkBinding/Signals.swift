@@ -127,3 +127,37 @@ public func onPointerSignal(_ instance: some GPointer, _ signal: String, after: 
     }
     return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
 }
+
+/// `void (*)(GObject *self, gpointer a, gpointer b, gpointer data)`: g-properties-changed
+/// (GVariant *changed, const gchar *const *invalidated).
+@discardableResult
+public func onTwoPointerSignal(_ instance: some GPointer, _ signal: String,
+                               _ body: @escaping (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void) -> gulong {
+    typealias Body = (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+    let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> Void = { _, first, second, data in
+        ClosureBox<Body>.from(data).body(first, second)
+    }
+    return connect(instance, signal, after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+}
+
+/// `void (*)(GtkGestureClick *self, gint n_press, gdouble x, gdouble y, gpointer data)`:
+/// pressed, released (GtkGestureClick).
+@discardableResult
+public func onClickGesture(_ instance: some GPointer, _ signal: String,
+                           _ body: @escaping (_ presses: Int, _ x: Double, _ y: Double) -> Void) -> gulong {
+    typealias Body = (Int, Double, Double) -> Void
+    let trampoline: @convention(c) (gpointer?, gint, gdouble, gdouble, gpointer?) -> Void = { _, presses, x, y, data in
+        ClosureBox<Body>.from(data).body(Int(presses), x, y)
+    }
+    return connect(instance, signal, after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+}
+
+/// `void (*)(GtkGestureLongPress *self, gdouble x, gdouble y, gpointer data)`: pressed.
+@discardableResult
+public func onLongPress(_ instance: some GPointer, _ body: @escaping (_ x: Double, _ y: Double) -> Void) -> gulong {
+    typealias Body = (Double, Double) -> Void
+    let trampoline: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = { _, x, y, data in
+        ClosureBox<Body>.from(data).body(x, y)
+    }
+    return connect(instance, "pressed", after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+}

@@ -45,7 +45,18 @@ struct Run: ParsableCommand {
     @Option(help: "What the limit counts: graphemes (what a person calls a character), scalars or utf16.")
     var count: CountUnit = .graphemes
 
+    @Option(name: .customLong("osk-inset"), help: ArgumentHelp(
+        "Simulate an on-screen keyboard PX tall (a toggle in the input bar shows it), for X11 and manual testing.",
+        valueName: "PX"))
+    var oskInset: Int?
+
+    @Option(help: ArgumentHelp("The simulated colleague behind the typing indicator: off, on, or seed:N (reproducible).",
+                               valueName: "off|on|seed:N"))
+    var peer: String = "off"
+
     func validate() throws {
+        if let oskInset, oskInset <= 0 { throw ValidationError("--osk-inset \(oskInset): the height must be positive") }
+        do { _ = try PeerSetting(argument: peer) } catch { throw ValidationError("--peer \(error)") }
         guard limit >= 0 else { throw ValidationError("--limit \(limit): the limit must be 0 or more") }
         if let caret {
             do {
@@ -61,7 +72,9 @@ struct Run: ParsableCommand {
         let options = ComposerOptions(initialText: text, caret: caret, tracePath: trace,
                                       profileDirectory: directory,
                                       dataDirectory: data ?? DataDirectory.defaultPath,
-                                      limit: LengthLimit(limit: limit, mode: limitMode, unit: count))
+                                      limit: LengthLimit(limit: limit, mode: limitMode, unit: count),
+                                      simulatedKeyboardInset: oskInset,
+                                      peer: try PeerSetting(argument: peer))
         let status = ComposerApplication.run(options: options)
         if status != 0 { throw ExitCode(status) }
     }

@@ -1,0 +1,50 @@
+import CGtk
+import ComposerCore
+import GtkBinding
+
+/// The ← ↑ ↓ → buttons above the input bar (seeds 001, 003). The core decides what a
+/// press means (`CaretNavigator`: ← → collapse a selection or move one grapheme; ↑ ↓ move
+/// one display line keeping the horizontal position); GTK does the geometry, with the same
+/// "move-cursor" signal the arrow keys emit. Shift-click or a long press extends the
+/// selection instead. The buttons never take focus.
+final class CaretToolbar {
+    private var navigator = CaretNavigator()
+    private var extendNextPress = false
+
+    init(ui: ComposerWindow, model: ComposerModel, moved: @escaping () -> Void) {
+        let buffer = ui.buffer
+        let textView = ui.textView
+        for (direction, button) in ui.caretButtons {
+            // Read the modifiers of the press that is about to become a click.
+            let press = gtk_gesture_click_new()!
+            gtk_event_controller_set_propagation_phase(press, GTK_PHASE_CAPTURE)
+            onClickGesture(press, "pressed") { [weak self] _, _, _ in
+                let state = gtk_event_controller_get_current_event_state(press).rawValue
+                self?.extendNextPress = state & cgtk_shift_mask() != 0
+            }
+            gtk_widget_add_controller(button, press)
+            let long = gtk_gesture_long_press_new()!
+            gtk_event_controller_set_propagation_phase(long, GTK_PHASE_CAPTURE)
+            onLongPress(long) { [weak self] _, _ in self?.extendNextPress = true }
+            gtk_widget_add_controller(button, long)
+
+            onSignal(button, "clicked") { [weak self] in
+                guard let self else { return }
+                let extend = extendNextPress
+                extendNextPress = false
+                let selection = buffer.selection
+                let move = navigator.plan(selection: TextSelection(anchor: selection.anchor, caret: selection.caret),
+                                          document: model.document, direction: direction, extend: extend)
+                switch move {
+                case .set(let target):
+                    buffer.select(anchor: target.anchor, caret: target.caret)
+                case .displayLine(let up, let extend):
+                    cgtk_text_view_move_cursor(cast(textView), GTK_MOVEMENT_DISPLAY_LINES, up ? -1 : 1, extend ? 1 : 0)
+                    navigator.verticalMoveLanded(caret: buffer.selection.caret)
+                }
+                gtk_text_view_scroll_mark_onscreen(cast(textView), gtk_text_buffer_get_insert(buffer.pointer))
+                moved()
+            }
+        }
+    }
+}

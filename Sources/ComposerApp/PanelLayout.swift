@@ -1,0 +1,118 @@
+import CGtk
+import ComposerCore
+import GtkBinding
+
+/// Sizes the panel's regions with the core's `LayoutSolver` (seed 000), one pass per
+/// change: the input grew a line, the completion list opened or closed, the indicator or
+/// toolbar appeared, the keyboard appeared or disappeared, the window was resized.
+///
+/// Seed 002: the toolkit will not move things for you. The keyboard is learned from
+/// squeekboard's `Visible` property and from the window's own height (sway shrinks the
+/// window for it) through the core's `KeyboardState`, which ignores bogus intermediate
+/// sizes; or simulated with `--osk-inset` and the toggle in the UI.
+final class PanelLayout {
+    private let ui: ComposerWindow
+    private let emit: (TraceEvent) -> Void
+    private var keyboard = KeyboardState()
+    private var lastLayout: Layout?
+    private var lastWindowHeight = 0
+    private var heightRepeat: UInt32?
+    /// The caret toolbar turned on by hand (it also shows while a keyboard is up).
+    var toolbarToggled = false { didSet { relayout() } }
+    /// "Hanako is typing…", or nil.
+    var indicatorText: String? { didSet { relayout() } }
+    /// Rows the completion controller wants shown (0 when closed).
+    var completionRowsWanted: () -> Int = { 0 }
+    /// Shows the completion list with at most this many rows.
+    var showCompletion: (Int) -> Void = { _ in }
+    /// Called after a layout was applied (e.g. to refresh toolbar sensitivity).
+    var keyboardVisible: Bool { keyboard.current.visible }
+    private(set) var layout: Layout?
+
+    init(ui: ComposerWindow, emit: @escaping (TraceEvent) -> Void) {
+        self.ui = ui
+        self.emit = emit
+        onEveryFrame(of: ui.window) { [weak self] in self?.checkWindowHeight() }
+    }
+
+    func observe(_ observation: KeyboardObservation) {
+        if let event = keyboard.apply(observation) { emit(.keyboard(event)) }
+        relayout()
+    }
+
+    /// A window height change is reported at once, and again once it has held for a
+    /// moment: the repeat is what tells the core a size is settled, not a step between two.
+    private func checkWindowHeight() {
+        let height = Int(gtk_widget_get_height(ui.window))
+        guard height > 0, height != lastWindowHeight else { return }
+        lastWindowHeight = height
+        observe(.windowHeight(height))
+        if let heightRepeat { MainLoop.removeSource(heightRepeat) }
+        heightRepeat = MainLoop.timeout(milliseconds: 150) { [weak self] in
+            guard let self else { return false }
+            heightRepeat = nil
+            observe(.windowHeight(lastWindowHeight))
+            return false
+        }
+    }
+
+    /// Measures the regions, solves, applies the heights in one go, and reports the layout
+    /// when it changed.
+    func relayout() {
+        let width = Int(gtk_widget_get_width(ui.panel))
+        let chrome = naturalHeight(ui.separator, width: width)
+            + (gtk_widget_get_visible(ui.limitHint) != 0 ? naturalHeight(ui.limitHint, width: width) : 0)
+        let panelHeight = Int(gtk_widget_get_height(ui.panel)) - chrome
+        guard width > 0, panelHeight > 0 else { return }
+        let event = keyboard.current
+        var minimum: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(ui.inputBar, GTK_ORIENTATION_VERTICAL, Int32(width), &minimum, &natural, nil, nil)
+        let showToolbar = event.visible || toolbarToggled
+        // Real rows and the real indicator text first, so their measured heights are true.
+        let wantedRows = completionRowsWanted()
+        if wantedRows > 0 { showCompletion(wantedRows) }
+        if let text = indicatorText { gtk_label_set_text(opaque(ui.typingIndicator), text) }
+        // GTK measures hidden widgets as 0 tall: make the wanted ones visible to measure
+        // them (apply() settles their visibility in the same pass, before any frame).
+        if indicatorText != nil { gtk_widget_set_visible(ui.typingIndicator, 1) }
+        if showToolbar { gtk_widget_set_visible(ui.caretToolbar, 1) }
+        let input = LayoutInput(
+            panelWidth: width, panelHeight: panelHeight, keyboardOverlap: event.overlap,
+            inputNaturalHeight: Int(natural), inputMinimumHeight: Int(minimum),
+            completionRows: wantedRows, completionRowHeight: ui.completionList.rowHeight,
+            indicatorHeight: indicatorText == nil ? 0 : max(1, naturalHeight(ui.typingIndicator, width: width)),
+            toolbarHeight: showToolbar ? max(1, naturalHeight(ui.caretToolbar, width: width)) : 0)
+        let solved = LayoutSolver.solve(input)
+        apply(solved)
+        if solved != lastLayout {
+            lastLayout = solved
+            emit(.layout(solved))
+        }
+        layout = solved
+    }
+
+    /// Every region gets exactly its height; the message list takes the rest, and the
+    /// input bar keeps its natural height (which the solver gave it whenever it fits).
+    private func apply(_ layout: Layout) {
+        showCompletion(layout.completionRows)
+        for (widget, height) in [(ui.completionList.container, layout.completion), (ui.typingIndicator, layout.indicator),
+                                 (ui.caretToolbar, layout.toolbar), (ui.keyboardArea, layout.keyboard)] {
+            gtk_widget_set_visible(widget, height > 0 ? 1 : 0)
+            gtk_widget_set_size_request(widget, -1, Int32(height))
+        }
+    }
+
+    /// The allocated heights, in the layout's order (for tests: they must match it).
+    var allocatedHeights: [Int] {
+        [ui.messageList.scrolledWindow, ui.completionList.container, ui.typingIndicator,
+         ui.caretToolbar, ui.inputBar, ui.keyboardArea].map {
+            gtk_widget_get_visible($0) != 0 ? Int(gtk_widget_get_height($0)) : 0
+        }
+    }
+
+    private func naturalHeight(_ widget: UnsafeMutablePointer<GtkWidget>, width: Int) -> Int {
+        var minimum: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(widget, GTK_ORIENTATION_VERTICAL, Int32(max(width, 1)), &minimum, &natural, nil, nil)
+        return Int(natural)
+    }
+}
