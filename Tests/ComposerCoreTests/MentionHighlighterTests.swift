@@ -1,0 +1,487 @@
+@testable import ComposerCore
+import PropertyBased
+import Testing
+
+private let people = ["tanaka", "tanaka.hanako", "kim", "a", "host"]
+private let channels = ["general", "日本語", "gen", "input-methods"]
+private let shortcodes = ["cat_face", "+1", "cat", "a", "flag_for_St._Kitts_&_Nevis"]
+
+/// The composer without GTK, for the highlighter alone: a model, a settle pipeline with
+/// just the highlighter, and one tag array per kind standing in for the buffer's tags.
+///
+/// Like `SimulatedComposer`, the tags are hostile: every inserted scalar gets a tag state
+/// from the `inheritance` cycle (per kind), whatever its neighbours carry.
+private final class HighlightDriver {
+    let model: ComposerModel
+    /// Per kind (`HighlightKind.index`), whether each scalar carries the tag.
+    private(set) var tags: [[Bool]]
+    private(set) var effects: [SettleEffect] = []
+    private(set) var highlighter: MentionHighlighter!
+    private var pipeline: SettlePipeline!
+    private var randomBits: [Bool]
+
+    init(text: String = "", inheritance: [Bool] = [false],
+         people: [String] = people, channels: [String] = channels, shortcodes: [String] = shortcodes) {
+        model = ComposerModel(text: text)
+        randomBits = inheritance.isEmpty ? [false] : inheritance
+        tags = HighlightKind.allCases.map { _ in [Bool](repeating: false, count: text.unicodeScalars.count) }
+        highlighter = MentionHighlighter(people: people, channels: channels, shortcodes: shortcodes) {
+            [unowned self] in apply($0)
+        }
+        pipeline = SettlePipeline(controllers: [highlighter])
+    }
+
+    var text: String { model.text }
+    var count: Int { model.document.scalarCount }
+
+    func type(_ string: String, at offset: Int? = nil, origin: EditOrigin = .key) {
+        let at = min(offset ?? model.selection.caret, count)
+        let length = string.unicodeScalars.count
+        model.applyInsert(at: at, text: string, origin: origin)
+        for kind in tags.indices {
+            tags[kind].insert(contentsOf: (0..<length).map { _ in nextRandomBit() }, at: at)
+        }
+        model.setSelection(anchor: at + length, caret: at + length)
+    }
+
+    func delete(_ range: Range<Int>) {
+        let range = range.clamped(to: 0..<count)
+        guard !range.isEmpty else { return }
+        model.applyDelete(range: range, origin: .key)
+        for kind in tags.indices { tags[kind].removeSubrange(range) }
+    }
+
+    func compose(_ preedit: String) {
+        if model.preedit == nil { model.preeditStarted() }
+        model.preeditChanged(Preedit(text: preedit, cursor: preedit.unicodeScalars.count, segments: []))
+    }
+
+    func endComposition() { model.preeditEnded() }
+
+    func settle() { _ = pipeline.settle(model) }
+
+    func clearEffects() { effects = [] }
+
+    func ranges(_ kind: HighlightKind) -> [Range<Int>] { runs(of: tags[kind.index]) }
+
+    /// The highlighted texts, per kind, as the buffer shows them.
+    func shown(_ kind: HighlightKind) -> [String] {
+        ranges(kind).map { model.document.substring(scalars: $0) }
+    }
+
+    private func apply(_ effect: SettleEffect) {
+        effects.append(effect)
+        guard case let .highlight(kind, add, remove) = effect else { return }
+        for range in remove { for index in range where index < count { tags[kind.index][index] = false } }
+        for range in add { for index in range where index < count { tags[kind.index][index] = true } }
+    }
+
+    private func nextRandomBit() -> Bool {
+        let bit = randomBits.removeFirst()
+        randomBits.append(bit)
+        return bit
+    }
+}
+
+/// The oracle: the whole text scanned from scratch, straight from the definition (the
+/// full word after `@`/`#`, candidates at its end and before each `.` in it, the longest
+/// known one; `:` + a known shortcode + `:`).
+private func oracle(_ text: String, people: [String] = people, channels: [String] = channels,
+                    shortcodes: [String] = shortcodes) -> [HighlightKind: [Range<Int>]] {
+    func fold(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        var value = scalar.value
+        if (0xFF01...0xFF5E).contains(value) { value -= 0xFEE0 }
+        if (0x41...0x5A).contains(value) { value += 0x20 }
+        return Unicode.Scalar(value)!
+    }
+    func fold(_ scalars: some Sequence<Unicode.Scalar>) -> [Unicode.Scalar] { scalars.map(fold) }
+    let scalars = Array(text.unicodeScalars)
+    let sets: [HighlightKind: Set<[Unicode.Scalar]>] = [
+        .mention: Set(people.map { fold($0.unicodeScalars) }),
+        .channel: Set(channels.map { fold($0.unicodeScalars) }),
+    ]
+    let codes = shortcodes.map { fold($0.unicodeScalars) }
+    var tags: [HighlightKind: [Bool]] = [:]
+    for kind in HighlightKind.allCases { tags[kind] = [Bool](repeating: false, count: scalars.count) }
+    for (index, scalar) in scalars.enumerated() {
+        guard index == 0 || CompletionTrigger.mayPrecedePrefix(scalars[index - 1]) else { continue }
+        switch fold(scalar) {
+        case "@", "#":
+            let kind: HighlightKind = fold(scalar) == "@" ? .mention : .channel
+            var runEnd = index + 1
+            while runEnd < scalars.count, CompletionTrigger.isWordScalar(scalars[runEnd]) { runEnd += 1 }
+            guard runEnd > index + 1 else { continue }
+            let ends = ((index + 2)...runEnd).filter { $0 == runEnd || fold(scalars[$0]) == "." }
+            if let end = ends.last(where: { sets[kind]!.contains(fold(scalars[(index + 1)..<$0])) }) {
+                for position in index..<end { tags[kind]![position] = true }
+            }
+        case ":":
+            for code in codes {
+                let end = index + 1 + code.count
+                guard end < scalars.count, fold(scalars[(index + 1)..<end]) == code, fold(scalars[end]) == ":"
+                else { continue }
+                for position in index...end { tags[.emoji]![position] = true }
+            }
+        default: continue
+        }
+    }
+    return tags.mapValues(runs(of:))
+}
+
+@Suite("Mention highlighting")
+struct MentionHighlighterTests {
+    private func shown(_ text: String, _ kind: HighlightKind = .mention) -> [String] {
+        let driver = HighlightDriver(text: text)
+        driver.settle()
+        return driver.shown(kind)
+    }
+
+    @Test func knownHandleIsHighlighted() {
+        #expect(shown("@tanaka") == ["@tanaka"])
+        #expect(shown("hi @tanaka, ok") == ["@tanaka"])
+        #expect(shown("@Tanaka") == ["@Tanaka"], "ASCII letters compare case-insensitively")
+        #expect(shown("＠tanaka") == ["＠tanaka"], "a Japanese IME's full-width @")
+        #expect(shown("(@kim)") == ["@kim"])
+    }
+
+    @Test func sentenceFullStopIsNotPartOfTheHandle() {
+        #expect(shown("@tanaka.") == ["@tanaka"])
+        #expect(shown("Ask @tanaka. Then") == ["@tanaka"])
+        #expect(shown("@tanaka...") == ["@tanaka"])
+        #expect(shown("@tanaka.hanako") == ["@tanaka.hanako"], "the longest known candidate wins")
+        #expect(shown("@tanaka.hanako.") == ["@tanaka.hanako"])
+        #expect(shown("@tanaka.hana") == ["@tanaka"], "candidates end before a `.` in the word")
+    }
+
+    @Test func unknownOrEmbeddedHandlesAreNot() {
+        #expect(shown("@unknown").isEmpty)
+        #expect(shown("@tanakax").isEmpty, "the handle must end the word")
+        #expect(shown("@tanaka_x @tanaka-x").isEmpty)
+        #expect(shown("mail@host").isEmpty, "an address is no mention")
+        #expect(shown("mail @host") == ["@host"])
+        #expect(shown("@").isEmpty)
+        #expect(shown("@@tanaka") == ["@tanaka"], "the second @ follows punctuation")
+    }
+
+    @Test func channels() {
+        #expect(shown("#general", .channel) == ["#general"])
+        #expect(shown("see #general.", .channel) == ["#general"])
+        #expect(shown("#日本語", .channel) == ["#日本語"])
+        #expect(shown("「#日本語」で", .channel) == ["#日本語"])
+        #expect(shown("#input-methods", .channel) == ["#input-methods"])
+        #expect(shown("#generalist", .channel).isEmpty)
+        #expect(shown("#general", .mention).isEmpty)
+        #expect(shown("issue#general", .channel).isEmpty)
+    }
+
+    @Test func emojiShortcodes() {
+        #expect(shown(":cat_face:", .emoji) == [":cat_face:"])
+        #expect(shown("nice :+1: ok", .emoji) == [":+1:"])
+        #expect(shown(":cat_face", .emoji).isEmpty, "both colons")
+        #expect(shown(":dog:", .emoji).isEmpty)
+        #expect(shown("a:cat:", .emoji).isEmpty, "the colon must start a word")
+        #expect(shown("10:30 :cat:", .emoji) == [":cat:"])
+        #expect(shown(":+1::cat:", .emoji) == [":+1::cat:"], "two in a row join into one tagged run")
+        #expect(shown(":flag_for_St._Kitts_&_Nevis:", .emoji) == [":flag_for_St._Kitts_&_Nevis:"])
+        #expect(shown(":CAT:", .emoji) == [":CAT:"])
+    }
+
+    /// Japanese runs words together: the sigil must still follow a space or punctuation
+    /// (CompletionTrigger's rule; `さん@` is like `mail@`), and a kana right after the
+    /// handle continues the word (`tanakaへ` is not a known handle).
+    @Test func tokensInJapaneseText() {
+        #expect(shown("田中さん@tanakaへ").isEmpty)
+        #expect(shown("田中さん @tanaka へ") == ["@tanaka"])
+        #expect(shown("田中さん、@tanaka。") == ["@tanaka"])
+        #expect(shown("「＠tanaka」さん") == ["＠tanaka"])
+        #expect(shown("猫です:cat:", .emoji).isEmpty)
+        #expect(shown("猫です :cat:ね", .emoji) == [":cat:"])
+        let driver = HighlightDriver(text: "田中さん @tanaka へ #日本語 :cat_face:")
+        driver.settle()
+        #expect(driver.ranges(.mention) == [5..<12])
+        #expect(driver.ranges(.channel) == [15..<19])
+        #expect(driver.ranges(.emoji) == [20..<30])
+    }
+
+    @Test func typingTheLastLetterStartsTheHighlight() {
+        let driver = HighlightDriver()
+        for letter in "@tanak" {
+            driver.type(String(letter))
+            driver.settle()
+        }
+        #expect(driver.ranges(.mention).isEmpty)
+        driver.clearEffects()
+        driver.type("a")
+        driver.settle()
+        #expect(driver.ranges(.mention) == [0..<7])
+        #expect(driver.effects == [
+            .highlight(kind: .mention, add: [0..<7], remove: []),
+            // The fresh "a" might have inherited any tag: it is cleared of the others.
+            .highlight(kind: .channel, add: [], remove: [6..<7]),
+            .highlight(kind: .emoji, add: [], remove: [6..<7]),
+        ])
+        driver.clearEffects()
+        driver.settle()
+        #expect(driver.effects.isEmpty, "a settle without an edit does nothing (its own tags never re-trigger)")
+        driver.type("x")  // @tanakax
+        driver.settle()
+        #expect(driver.ranges(.mention).isEmpty)
+        driver.delete(7..<8)
+        driver.settle()
+        #expect(driver.ranges(.mention) == [0..<7])
+    }
+
+    @Test func anEditThatSplitsATokenEndsItsHighlight() {
+        let driver = HighlightDriver(text: "say @tanaka #general :cat: now", inheritance: [true])
+        driver.settle()
+        #expect(driver.shown(.mention) == ["@tanaka"])
+        driver.clearEffects()
+        driver.type(" ", at: 7)  // "@ta naka", the space inheriting the tag
+        driver.settle()
+        #expect(driver.ranges(.mention).isEmpty)
+        #expect(driver.effects == [
+            .highlight(kind: .mention, add: [], remove: [4..<12]),
+            .highlight(kind: .channel, add: [], remove: [7..<8]),
+            .highlight(kind: .emoji, add: [], remove: [7..<8]),
+        ], "the space's inherited channel and emoji tags come off too")
+        #expect(driver.shown(.channel) == ["#general"])
+        #expect(driver.shown(.emoji) == [":cat:"])
+        driver.type("x", at: 24)  // :cxat:
+        driver.settle()
+        #expect(driver.shown(.emoji).isEmpty)
+        driver.delete(4..<5)  // "tanaka" is no handle without its @
+        driver.settle()
+        #expect(driver.ranges(.mention).isEmpty)
+        #expect(driver.shown(.channel) == ["#general"])
+    }
+
+    @Test func highlightsTheCommittedTextWhileComposing() {
+        let driver = HighlightDriver(text: "@tanaka ")
+        driver.compose("さん")
+        driver.settle()
+        #expect(driver.shown(.mention) == ["@tanaka"])
+        driver.type("#general ", at: 8, origin: .imCommit)
+        driver.compose("に")
+        driver.settle()
+        #expect(driver.shown(.channel) == ["#general"], "committed text is highlighted mid-composition")
+        driver.endComposition()
+        driver.settle()
+        #expect(driver.shown(.mention) == ["@tanaka"])
+    }
+
+    @Test func buildsFromTheDirectoryAndEmojiData() {
+        let directory = Directory(
+            people: [DirectoryEntry(id: "u1", name: "tanaka.hanako", display: "田中 花子", latin: "tanaka hanako")],
+            channels: [DirectoryEntry(id: "c1", name: "日本語", display: "日本語", latin: "nihongo")])
+        let emoji = [EmojiEntry(id: "1f431", char: "🐱", shortcodes: ["cat_face", "cat"])]
+        var effects: [SettleEffect] = []
+        let highlighter = MentionHighlighter(directory: directory, emoji: emoji) { effects.append($0) }
+        #expect(highlighter.name == "highlighting")
+        let model = ComposerModel(text: "@tanaka.hanako #日本語 :cat: :cat_face:")
+        _ = SettlePipeline(controllers: [highlighter]).settle(model)
+        #expect(effects == [
+            .highlight(kind: .mention, add: [0..<14], remove: []),
+            .highlight(kind: .channel, add: [15..<19], remove: []),
+            .highlight(kind: .emoji, add: [20..<25, 26..<36], remove: []),
+        ])
+        #expect(highlighter.ranges(of: .emoji) == [20..<25, 26..<36])
+    }
+
+    /// Seed 002: the cost is the edit's, not the document's. After the first settle an edit
+    /// in a 1 MB draft reads and touches only a few hundred scalars around it.
+    @Test func anEditInAMegabyteDocumentStaysLocal() {
+        let chunk = "hello @tanaka and #general :cat_face: 田中さん\n"
+        let chunkLength = chunk.unicodeScalars.count
+        let copies = 1_000_000 / chunkLength + 1
+        let driver = HighlightDriver(text: String(repeating: chunk, count: copies), inheritance: [true, false, false])
+        driver.settle()
+        #expect(driver.ranges(.mention).count == copies)
+        #expect(driver.ranges(.channel).count == copies)
+        #expect(driver.ranges(.emoji).count == copies)
+        let reach = driver.highlighter.reach
+
+        func expectLocal(around position: Int, _ comment: Comment) {
+            #expect(driver.highlighter.lastScannedScalars <= 4 * reach + 16, comment)
+            for effect in driver.effects {
+                guard case let .highlight(_, add, remove) = effect else { continue }
+                for range in add + remove {
+                    #expect(range.count <= 2 * reach, comment)
+                    #expect(range.lowerBound >= position - 2 * reach && range.upperBound <= position + 2 * reach,
+                            comment)
+                }
+            }
+        }
+
+        let middle = (copies / 2) * chunkLength + 6  // an @tanaka in the middle
+        driver.clearEffects()
+        driver.type("x", at: middle + 3)
+        driver.settle()
+        #expect(!driver.effects.isEmpty)
+        expectLocal(around: middle, "splitting a handle")
+        #expect(driver.ranges(.mention).count == copies - 1)
+
+        driver.clearEffects()
+        driver.delete((middle + 3)..<(middle + 4))
+        driver.settle()
+        expectLocal(around: middle, "joining it again")
+        #expect(driver.ranges(.mention).count == copies)
+
+        driver.clearEffects()
+        driver.type(" @kim :+1:", at: driver.count)
+        driver.settle()
+        expectLocal(around: driver.count, "typing at the end")
+        let text = driver.model.document
+        #expect(driver.ranges(.mention).last.map { text.substring(scalars: $0) } == "@kim")
+        #expect(driver.ranges(.emoji).last.map { text.substring(scalars: $0) } == ":+1:")
+
+        driver.clearEffects()
+        driver.delete(0..<1)  // "ello @tanaka …": the first tokens only shift
+        driver.settle()
+        expectLocal(around: 0, "deleting at the start")
+
+        driver.clearEffects()
+        driver.settle()
+        #expect(driver.effects.isEmpty)
+        #expect(driver.highlighter.lastScannedScalars == 0, "an idle settle reads nothing")
+
+        let expected = oracle(driver.text)
+        for kind in HighlightKind.allCases {
+            // Compared as booleans: a failure would print a million scalars' worth of ranges.
+            let tagged = driver.ranges(kind), believed = driver.highlighter.ranges(of: kind)
+            #expect(tagged == expected[kind]!, "\(kind): the buffer's tags differ from a full scan")
+            #expect(believed == expected[kind]!, "\(kind): the highlighter's ranges differ from a full scan")
+        }
+    }
+}
+
+// MARK: properties
+
+private enum Step: Sendable {
+    case type(position: Int, text: String)
+    case delete(position: Int, length: Int)
+    case compose(String)
+    case commit(String)
+    case settle
+}
+
+/// Without the long flag shortcode: the longest names (13 scalars) can be typed from the
+/// pieces, so tokens exactly as long as the re-scan allows for do occur.
+private let propertyShortcodes = ["cat_face", "+1", "cat", "a"]
+
+private let tokenPieces = [
+    "@", "#", ":", "＠", "＃", "：", "tanaka", "tana", "ka", "hanako", ".", " ", "\n", "、", "日本語", "日本", "語",
+    "general", "gen", "eral", "cat_face", "cat", "_face", "+1", "a", "x", "T", "さん", "-", "mail", "kim", "👍",
+    "\u{301}", "host", "methods", "input-",
+    // Whole tokens, so the longest ones (as long as the re-scan allows for) occur often.
+    "@tanaka.hanako", "#input-methods", " @tanaka.hanako.", " #input-methods ", ":cat_face:", " :+1:",
+]
+
+private func tokenText(_ pieces: ClosedRange<Int>) -> Generator<String, some Sequence & SendableMetatype> {
+    Gen.element(of: tokenPieces).map { $0! }.array(of: pieces).map { $0.joined() }
+}
+
+private func steps() -> Generator<[Step], some Sequence & SendableMetatype> {
+    zip(Gen.int(in: 0...99), Gen.int(in: 0...40), Gen.int(in: 0...8), tokenText(1...3))
+    .map { kind, position, length, text -> Step in
+        switch kind {
+        case 0..<35: return .type(position: position, text: text)
+        case 35..<55: return .delete(position: position, length: length)
+        case 55..<62: return .compose(text)
+        case 62..<70: return .commit(text)
+        default: return .settle
+        }
+    }
+    .array(of: 1...30)
+}
+
+@Suite("Mention highlighting: properties over random edits")
+struct MentionHighlighterPropertyTests {
+    /// After every settle, each kind's tag covers exactly what a scan of the whole text
+    /// from scratch highlights, whatever tags inserted text inherited.
+    @Test func tagsMatchAFullScanAfterEverySettle() async {
+        await propertyCheck(count: 1000, input: tokenText(0...8), steps(), Gen.bool.array(of: 1...5)) {
+            initial, steps, inheritance in
+            let driver = HighlightDriver(text: initial, inheritance: inheritance, shortcodes: propertyShortcodes)
+            driver.settle()
+            func check(_ when: String) {
+                let expected = oracle(driver.text, shortcodes: propertyShortcodes)
+                for kind in HighlightKind.allCases {
+                    #expect(driver.ranges(kind) == expected[kind]!, "\(kind) \(when) in \(driver.text.debugDescription)")
+                    #expect(driver.highlighter.ranges(of: kind) == expected[kind]!)
+                }
+            }
+            check("at the first settle")
+            for step in steps {
+                switch step {
+                case let .type(position, text): driver.type(text, at: min(position, driver.count))
+                case let .delete(position, length):
+                    let start = min(position, driver.count)
+                    driver.delete(start..<min(driver.count, start + length))
+                case .compose(let text): driver.compose(text)
+                case .commit(let text):
+                    driver.type(text, origin: .imCommit)
+                    if driver.model.preedit != nil { driver.compose(""); driver.endComposition() }
+                case .settle:
+                    driver.settle()
+                    check("after a settle")
+                }
+            }
+            driver.settle()
+            check("at the end")
+        }
+    }
+
+    /// Effects stay near the edits: every range they name lies within `reach` of text
+    /// changed since the previous settle.
+    @Test func effectsOnlyNameTextNearTheEdits() async {
+        await propertyCheck(count: 200, input: tokenText(20...40), steps(), Gen.bool.array(of: 1...5)) {
+            initial, steps, inheritance in
+            let driver = HighlightDriver(text: initial, inheritance: inheritance, shortcodes: propertyShortcodes)
+            driver.settle()
+            var touched: [ClosedRange<Int>] = []  // today's offsets of edits since the last settle
+            func shift(_ at: Int, removed: Int, inserted: Int) {
+                touched = touched.map { range in
+                    let lower = range.lowerBound <= at ? range.lowerBound
+                        : range.lowerBound >= at + removed ? range.lowerBound - removed + inserted : at
+                    let upper = range.upperBound < at ? range.upperBound
+                        : range.upperBound >= at + removed ? range.upperBound - removed + inserted : at + inserted
+                    return lower...max(lower, upper)
+                }
+                touched.append(at...(at + inserted))
+            }
+            for step in steps {
+                switch step {
+                case let .type(position, text):
+                    let at = min(position, driver.count)
+                    driver.type(text, at: at)
+                    shift(at, removed: 0, inserted: text.unicodeScalars.count)
+                case let .delete(position, length):
+                    let start = min(position, driver.count), end = min(driver.count, start + length)
+                    driver.delete(start..<end)
+                    if end > start { shift(start, removed: end - start, inserted: 0) }
+                case .compose, .commit, .settle:
+                    if case .commit(let text) = step {
+                        let at = driver.model.selection.caret
+                        driver.type(text, origin: .imCommit)
+                        shift(at, removed: 0, inserted: text.unicodeScalars.count)
+                    }
+                    if case .compose(let text) = step { driver.compose(text) }
+                    guard case .settle = step else { continue }
+                    driver.clearEffects()
+                    driver.settle()
+                    let reach = driver.highlighter.reach
+                    for effect in driver.effects {
+                        guard case let .highlight(_, add, remove) = effect else { continue }
+                        for range in add + remove {
+                            let far = range.filter { offset in
+                                !touched.contains { $0.lowerBound - reach - 1 <= offset && offset <= $0.upperBound + reach + 1 }
+                            }
+                            #expect(far.isEmpty, "\(range) is far from the edits \(touched)")
+                        }
+                    }
+                    touched = []
+                }
+            }
+        }
+    }
+}
