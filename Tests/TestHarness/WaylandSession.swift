@@ -57,6 +57,10 @@ public final class WaylandSession: @unchecked Sendable {
     private static let commandInterval: Duration = .milliseconds(100)
     private let lock = NSLock()
     private var stopped = false
+    /// Set at the end of init. A throwing init of a fully initialized object still runs
+    /// deinit: then `start` (not deinit) stops the session, after marking it failed, so
+    /// its directory is kept for diagnosis.
+    private var initialized = false
 
     // MARK: start
 
@@ -226,6 +230,7 @@ public final class WaylandSession: @unchecked Sendable {
             lap("workspace toggle + ready")
         }
         startupTimings = timings
+        initialized = true
     }
 
     /// Hands the session directory tree to the session user (root keeps access anyway).
@@ -565,5 +570,7 @@ public final class WaylandSession: @unchecked Sendable {
         session.stop()
     }
 
-    deinit { stop() }
+    deinit {
+        if lock.withLock({ initialized }) { stop() }
+    }
 }
