@@ -14,15 +14,19 @@ final class CaretToolbar {
     init(ui: ComposerWindow, model: ComposerModel, moved: @escaping () -> Void) {
         let buffer = ui.buffer
         let textView = ui.textView
+        self.buffer = buffer
+        self.textView = textView
+        self.model = model
+        self.moved = moved
         for (direction, button) in ui.caretButtons {
             // Read the modifiers of the press that is about to become a click.
-            let press = gtk_gesture_click_new()!
-            gtk_event_controller_set_propagation_phase(press, GTK_PHASE_CAPTURE)
-            onClickGesture(press, "pressed") { [weak self] _, _, _ in
-                let state = gtk_event_controller_get_current_event_state(press).rawValue
+            let pressGesture = gtk_gesture_click_new()!
+            gtk_event_controller_set_propagation_phase(pressGesture, GTK_PHASE_CAPTURE)
+            onClickGesture(pressGesture, "pressed") { [weak self] _, _, _ in
+                let state = gtk_event_controller_get_current_event_state(pressGesture).rawValue
                 self?.extendNextPress = state & cgtk_shift_mask() != 0
             }
-            gtk_widget_add_controller(button, press)
+            gtk_widget_add_controller(button, pressGesture)
             let long = gtk_gesture_long_press_new()!
             gtk_event_controller_set_propagation_phase(long, GTK_PHASE_CAPTURE)
             onLongPress(long) { [weak self] _, _ in self?.extendNextPress = true }
@@ -32,19 +36,31 @@ final class CaretToolbar {
                 guard let self else { return }
                 let extend = extendNextPress
                 extendNextPress = false
-                let selection = buffer.selection
-                let move = navigator.plan(selection: TextSelection(anchor: selection.anchor, caret: selection.caret),
-                                          document: model.document, direction: direction, extend: extend)
-                switch move {
-                case .set(let target):
-                    buffer.select(anchor: target.anchor, caret: target.caret)
-                case .displayLine(let up, let extend):
-                    cgtk_text_view_move_cursor(cast(textView), GTK_MOVEMENT_DISPLAY_LINES, up ? -1 : 1, extend ? 1 : 0)
-                    navigator.verticalMoveLanded(caret: buffer.selection.caret)
-                }
-                gtk_text_view_scroll_mark_onscreen(cast(textView), gtk_text_buffer_get_insert(buffer.pointer))
-                moved()
+                press(direction, extend: extend)
             }
         }
+    }
+
+    private let buffer: TextBuffer
+    private let textView: UnsafeMutablePointer<GtkWidget>
+    private let model: ComposerModel
+    private let moved: () -> Void
+
+    /// What a click on `direction` does (also the test hook).
+    func press(_ direction: CaretDirection, extend: Bool) {
+        let selection = buffer.selection
+        let move = navigator.plan(selection: TextSelection(anchor: selection.anchor, caret: selection.caret),
+                                  document: model.document, direction: direction, extend: extend)
+        switch move {
+        case .set(let target):
+            buffer.select(anchor: target.anchor, caret: target.caret)
+        case .displayLine(let up, let extend):
+            // GtkTextView's own move keeps the horizontal position across lines, as the
+            // arrow keys do.
+            cgtk_text_view_move_cursor(cast(textView), GTK_MOVEMENT_DISPLAY_LINES, up ? -1 : 1, extend ? 1 : 0)
+            navigator.verticalMoveLanded(caret: buffer.selection.caret)
+        }
+        gtk_text_view_scroll_mark_onscreen(cast(textView), gtk_text_buffer_get_insert(buffer.pointer))
+        moved()
     }
 }

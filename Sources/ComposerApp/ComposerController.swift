@@ -363,9 +363,9 @@ public final class ComposerController {
         gtk_widget_get_visible(ui.typingIndicator) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.typingIndicator))) : nil
     }
     /// Presses caret toolbar button `direction` (for tests; a real click does the same).
-    public func pressCaretButton(_ direction: CaretDirection) {
-        guard let button = ui.caretButtons.first(where: { $0.0 == direction })?.1 else { return }
-        gtk_widget_activate(button)
+    public func pressCaretButton(_ direction: CaretDirection, extend: Bool = false) {
+        guard !model.isComposing else { return }  // the buttons are insensitive then
+        caretToolbar?.press(direction, extend: extend)
     }
     /// Allocated heights of the input bar and the panel (for tests).
     public var inputBarAllocation: (top: Double, height: Int)? {

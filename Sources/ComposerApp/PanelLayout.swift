@@ -95,6 +95,10 @@ final class PanelLayout {
     /// input bar keeps its natural height (which the solver gave it whenever it fits).
     private func apply(_ layout: Layout) {
         showCompletion(layout.completionRows)
+        // A possible scrollbar makes the list at least a slider tall: below that, let it go
+        // (it can still be scrolled, it is just too short for a bar).
+        gtk_scrolled_window_set_policy(opaque(ui.messageList.scrolledWindow), GTK_POLICY_NEVER,
+                                       layout.list < 60 ? GTK_POLICY_EXTERNAL : GTK_POLICY_AUTOMATIC)
         for (widget, height) in [(ui.completionList.container, layout.completion), (ui.typingIndicator, layout.indicator),
                                  (ui.caretToolbar, layout.toolbar), (ui.keyboardArea, layout.keyboard)] {
             gtk_widget_set_visible(widget, height > 0 ? 1 : 0)
@@ -102,11 +106,14 @@ final class PanelLayout {
         }
     }
 
-    /// The allocated heights, in the layout's order (for tests: they must match it).
+    /// The allocated heights with their margins (the slot each region takes in the panel),
+    /// in the layout's order (for tests: they must match it).
     var allocatedHeights: [Int] {
         [ui.messageList.scrolledWindow, ui.completionList.container, ui.typingIndicator,
          ui.caretToolbar, ui.inputBar, ui.keyboardArea].map {
-            gtk_widget_get_visible($0) != 0 ? Int(gtk_widget_get_height($0)) : 0
+            gtk_widget_get_visible($0) != 0
+                ? Int(gtk_widget_get_allocated_height($0) + gtk_widget_get_margin_top($0) + gtk_widget_get_margin_bottom($0))
+                : 0
         }
     }
 

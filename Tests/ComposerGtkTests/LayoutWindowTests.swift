@@ -1,0 +1,102 @@
+import CGtk
+import ComposerApp
+import ComposerCore
+import Foundation
+import GtkBinding
+import Testing
+import TestHarness
+
+extension GtkWindowSuites {
+    /// The panel layout in a real window with the simulated keyboard: the solver's heights
+    /// are what GTK allocates, and the input bar stays whole when space is short.
+    @MainActor
+    @Suite(.serialized)
+    struct LayoutWindowTests {
+        static let people = [DirectoryEntry(id: "u1", name: "tanaka", display: "田中 太郎",
+                                            reading: "たなか たろう", latin: "tanaka taro"),
+                             DirectoryEntry(id: "u2", name: "tanaka.hanako", display: "田中 花子",
+                                            reading: "たなか はなこ", latin: "tanaka hanako")]
+
+        static func relayoutSettled(_ composer: ComposerController) async throws {
+            var previous: [Int] = []
+            try await GtkFixture.wait("the allocation to match the layout") {
+                let now = composer.allocatedHeights
+                defer { previous = now }
+                guard let layout = composer.layout, now == previous else { return false }
+                return now == [layout.list, layout.completion, layout.indicator, layout.toolbar, layout.input, layout.keyboard]
+            }
+        }
+
+        @Test func keyboardCompletionAndASixLineInputInASmallWindowKeepTheInputBarWhole() async throws {
+            let text = (1...5).map { "line \($0)" }.joined(separator: "\n") + "\n@tana"
+            let options = ComposerOptions(initialText: text, profileDirectory: NSTemporaryDirectory(),
+                                          simulatedKeyboardInset: 180)
+            let (composer, _) = try await GtkFixture.composer(options, directory: Directory(people: Self.people, channels: []))
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.run("/usr/bin/xdotool", ["windowsize", try #require(GtkFixture.windowID), "360", "380"])
+            try GtkFixture.xdotool.key(["End"])  // a caret move: the completion list opens for @tana
+            try await GtkFixture.wait("the list") { composer.completion.isOpen }
+            composer.setSimulatedKeyboard(true)
+            try await Self.relayoutSettled(composer)
+            let layout = try #require(composer.layout)
+            #expect(layout.total == layout.panelHeight, "the regions and the keyboard fill the panel")
+            #expect(layout.keyboard == 180)
+            #expect(layout.toolbar > 0, "the caret toolbar shows while a keyboard is up")
+            #expect(layout.completion > 0 && layout.completionRows >= 1 && layout.completionRows < 2,
+                    "the completion list shrank first (it wanted 2 rows), never below one: \(layout)")
+            let bar = try #require(composer.inputBarAllocation)
+            #expect(bar.top >= 0 && Int(bar.top) + bar.height <= composer.panelHeight - layout.keyboard,
+                    "the whole input bar is above the keyboard: \(bar), \(layout)")
+            #expect(composer.trace.emitted.contains(.keyboard(KeyboardEvent(visible: true, height: 180, overlap: 180,
+                                                                              source: .simulated))))
+
+            composer.setSimulatedKeyboard(false)
+            try await Self.relayoutSettled(composer)
+            #expect(composer.layout?.keyboard == 0)
+            #expect(composer.layout?.toolbar == 0)
+        }
+
+        @Test func caretToolbarMovesByGraphemeAndDisplayLineAndCollapsesSelections() async throws {
+            let options = ComposerOptions(initialText: "ab🇯🇵\nline two", caret: 4, profileDirectory: NSTemporaryDirectory())
+            let (composer, _) = try await GtkFixture.composer(options)
+            defer { GtkFixture.close(composer) }
+            composer.pressCaretButton(.left)
+            #expect(composer.model.selection == TextSelection(caret: 2), "the flag is one step")
+            composer.pressCaretButton(.right)
+            #expect(composer.model.selection == TextSelection(caret: 4))
+            composer.pressCaretButton(.down)
+            try await GtkFixture.wait("the caret on the second line") { composer.model.selection.caret > 5 }
+            composer.pressCaretButton(.up)
+            try await GtkFixture.wait("back on the first line") { composer.model.selection.caret <= 4 }
+            // With a selection, ← collapses it to its start (desktop convention).
+            gtk_text_buffer_select_range(gtk_text_view_get_buffer(cast(composer.textView)),
+                                         withUnsafePointer(to: iter(composer, 5)) { $0 },
+                                         withUnsafePointer(to: iter(composer, 1)) { $0 })
+            composer.settleNow()
+            composer.pressCaretButton(.left)
+            #expect(composer.model.selection == TextSelection(caret: 1))
+            #expect(gtk_widget_has_focus(composer.textView) != 0, "the toolbar never takes focus")
+        }
+
+        @Test func theTypingIndicatorFollowsTheSeededPeer() async throws {
+            let directory = Directory(people: Self.people, channels: [])
+            let peer = TypingPeer(seed: 7, directory: directory)
+            let start = try #require(peer.first { $0.kind == .typingStarted })
+            let options = ComposerOptions(profileDirectory: NSTemporaryDirectory(), peer: .seed(7))
+            let (composer, _) = try await GtkFixture.composer(options, directory: directory)
+            defer { GtkFixture.close(composer) }
+            let wait = Int(start.at.components.seconds) * 1000 + 5_000
+            try await GtkFixture.wait("the indicator", timeoutMilliseconds: wait) {
+                composer.typingIndicatorShown == "田中 太郎 is typing…"
+            }
+            try await Self.relayoutSettled(composer)
+            #expect((composer.layout?.indicator ?? 0) > 0)
+        }
+
+        private func iter(_ composer: ComposerController, _ offset: Int) -> GtkTextIter {
+            var iter = GtkTextIter()
+            gtk_text_buffer_get_iter_at_offset(gtk_text_view_get_buffer(cast(composer.textView)), &iter, Int32(offset))
+            return iter
+        }
+    }
+}
