@@ -5,6 +5,9 @@
 #   make run     deps + build + run the app; with no display, the headless demo (out/demo/)
 #   make bench   completion benchmark (release build): 100,000 people, ours vs GtkSourceView
 #   make clean   remove build products
+#   make install release build, installed under $(DESTDIR)$(PREFIX) (default /usr/local):
+#                bin/ime-composer, share/ime-composer/*.jsonl, the .desktop and the icon
+#   make uninstall  remove exactly those files
 # The end-to-end suites start their own Xvfb / D-Bus / IBus through Tests/TestHarness:
 # no xvfb-run is needed and the real desktop is never touched.
 
@@ -20,7 +23,21 @@ TEST_ARGS ?=
 # Where the headless demo saves its screenshots and trace.
 DEMO_OUT ?= out/demo
 
-.PHONY: all deps build test run bench clean
+# ---------------------------------------------------------------------------------------
+# Install (see meson-notes.md for meson/Flatpak). The Swift runtime and Foundation are
+# linked statically so the installed binary does not need the toolchain's libraries;
+# set SWIFT_RELEASE_FLAGS= to link them dynamically. Extra flags, e.g. a scratch path:
+# make install SWIFT_RELEASE_FLAGS='--static-swift-stdlib --scratch-path .build-release'
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL ?= install
+SWIFT_RELEASE_FLAGS ?= --static-swift-stdlib
+APP_ID := io.github.imecomposer.ImeComposer
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+DATADIR := $(DESTDIR)$(PREFIX)/share
+# ---------------------------------------------------------------------------------------
+
+.PHONY: all deps build test run bench clean install uninstall
 
 all: build
 
@@ -71,3 +88,19 @@ bench: deps
 clean:
 	$(SWIFT) package clean
 	rm -rf .build-harness
+
+install:
+	$(SWIFT) build -c release --product ime-composer $(SWIFT_RELEASE_FLAGS)
+	bin="$$($(SWIFT) build -c release $(SWIFT_RELEASE_FLAGS) --show-bin-path)" && \
+	  $(INSTALL) -Dm755 "$$bin/ime-composer" "$(BINDIR)/ime-composer"
+	$(INSTALL) -d "$(DATADIR)/ime-composer"
+	$(INSTALL) -m644 data/*.jsonl "$(DATADIR)/ime-composer/"
+	$(INSTALL) -Dm644 data/$(APP_ID).desktop "$(DATADIR)/applications/$(APP_ID).desktop"
+	$(INSTALL) -Dm644 data/icons/hicolor/scalable/apps/$(APP_ID).svg \
+	  "$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
+
+uninstall:
+	rm -f "$(BINDIR)/ime-composer" "$(DATADIR)/applications/$(APP_ID).desktop" \
+	  "$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
+	rm -f $(addprefix "$(DATADIR)/ime-composer/",$(notdir $(wildcard data/*.jsonl)))
+	-rmdir "$(DATADIR)/ime-composer"
