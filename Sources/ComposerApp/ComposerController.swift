@@ -461,6 +461,12 @@ public final class ComposerController {
         }
         captureKeyPresses(on: ui.window) { [weak self] key in
             guard let self, key.control else { return false }
+            // Ctrl+Alt+arrows press the caret toolbar's buttons (Shift extends): the toolbar
+            // reachable from a keyboard, e.g. a virtual one that has no arrows but modifiers.
+            if key.alt, let direction = CaretDirection(keyName: key.name) {
+                pressCaretButton(direction, extend: key.shift)
+                return true
+            }
             switch key.name.lowercased() {
             case "q": exit(reason: .ctrlQ)
             case "t" where key.shift: trimToLimit()

@@ -1,6 +1,7 @@
 import CGtk
 import ComposerCore
 import GtkBinding
+import Foundation
 
 /// Sizes the panel's regions with the core's `LayoutSolver` (seed 000), one pass per
 /// change: the input grew a line, the completion list opened or closed, the indicator or
@@ -32,6 +33,14 @@ final class PanelLayout {
     init(ui: ComposerWindow, emit: @escaping (TraceEvent) -> Void) {
         self.ui = ui
         self.emit = emit
+        // The surface's "layout" signal is the compositor's resize, as it happens; the
+        // per-frame look catches anything else (a frame clock may idle when nothing draws).
+        onSignal(ui.window, "realize", after: true) { [weak self] in
+            guard let self, let surface = gtk_native_get_surface(OpaquePointer(ui.window)) else { return }
+            onSurfaceLayout(surface) { [weak self] _, _ in
+                MainLoop.idle { self?.checkWindowHeight(); return false }
+            }
+        }
         onEveryFrame(of: ui.window) { [weak self] in self?.checkWindowHeight() }
     }
 

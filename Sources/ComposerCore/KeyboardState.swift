@@ -88,6 +88,18 @@ public struct KeyboardState: Equatable, Sendable {
     public private(set) var shrunkenHeight: Int?
     /// The simulated keyboard's inset while it is on.
     public private(set) var simulatedInset: Int?
+    /// The full height before the window last shrank while the keyboard was hidden.
+    ///
+    /// The compositor may shrink the window for the keyboard *before* squeekboard's
+    /// `Visible` reaches us (two processes, two sockets): the shrink then settles as a new
+    /// full height. When `Visible` turns true right after such a shrink, the shrink was the
+    /// keyboard's. (A user who shrinks the window and then meets a keyboard that overlays
+    /// instead of shrinking would be misread; no such compositor is in sight.)
+    public private(set) var fullHeightBeforeShrink: Int?
+    /// The tallest size the window passed through since the last settled one. A window
+    /// that was given the whole output and then shrunk for the keyboard before either size
+    /// settled (sway does both within one frame or two) still shows its full height here.
+    public private(set) var tallestPending: Int?
 
     public init() {}
 
@@ -99,6 +111,11 @@ public struct KeyboardState: Equatable, Sendable {
             oskVisible = visible
             cause = .squeekboard
             if let pending = pendingHeight { settle(pending) }
+            if visible, let before = fullHeightBeforeShrink, let settled = settledHeight, settled < before {
+                fullHeight = before
+                shrunkenHeight = settled
+            }
+            fullHeightBeforeShrink = nil
         case .windowHeight(let height):
             guard height > 0, height <= Self.maximumHeight else { return nil }
             cause = .resize
@@ -108,6 +125,7 @@ public struct KeyboardState: Equatable, Sendable {
                 pendingHeight = nil  // back to where it was: the transition was abandoned
             } else {
                 pendingHeight = height
+                tallestPending = max(tallestPending ?? height, height)
                 return nil
             }
         case .simulated(let inset):
@@ -129,7 +147,13 @@ public struct KeyboardState: Equatable, Sendable {
     private mutating func settle(_ height: Int) {
         pendingHeight = nil
         settledHeight = height
+        let tallest = tallestPending
+        tallestPending = nil
+        if oskVisible, let tallest, tallest > (fullHeight ?? 0), height < tallest {
+            fullHeight = tallest  // the window was this tall a moment ago: that is its full height
+        }
         if !oskVisible {
+            if let full = fullHeight, height < full { fullHeightBeforeShrink = full } else { fullHeightBeforeShrink = nil }
             fullHeight = height
         } else if let full = fullHeight, height < full {
             shrunkenHeight = height

@@ -10,6 +10,7 @@ public struct KeyPress {
     public var name: String { string(fromBorrowed: gdk_keyval_name(keyval)) }
     public var shift: Bool { state & cgtk_shift_mask() != 0 }
     public var control: Bool { state & cgtk_control_mask() != 0 }
+    public var alt: Bool { state & cgtk_alt_mask() != 0 }
 }
 
 /// Installs a capture-phase key handler on `widget`: it sees every key press before the

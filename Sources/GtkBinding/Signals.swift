@@ -161,3 +161,14 @@ public func onLongPress(_ instance: some GPointer, _ body: @escaping (_ x: Doubl
     }
     return connect(instance, "pressed", after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
 }
+
+/// `void (*)(GdkSurface *self, gint width, gint height, gpointer data)`: layout — the
+/// compositor gave the surface a new size (how a Wayland app learns sway shrank it).
+@discardableResult
+public func onSurfaceLayout(_ surface: some GPointer, _ body: @escaping (_ width: Int, _ height: Int) -> Void) -> gulong {
+    typealias Body = (Int, Int) -> Void
+    let trampoline: @convention(c) (gpointer?, gint, gint, gpointer?) -> Void = { _, width, height, data in
+        ClosureBox<Body>.from(data).body(Int(width), Int(height))
+    }
+    return connect(surface, "layout", after: true, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+}

@@ -33,6 +33,29 @@ struct KeyboardStateTests {
         #expect(events == [nil, nil, Self.event(true, 210, 0, .resize)])
     }
 
+    /// Seen with sway: the shrink arrives, is re-reported and settles (as a new full
+    /// height) before squeekboard's Visible does. Visible right after a shrink claims it.
+    @Test func aShrinkThatSettledBeforeVisibleIsStillTheKeyboards() {
+        var state = KeyboardState()
+        let events = Self.run([.windowHeight(1280), .windowHeight(1050), .windowHeight(1050), .oskVisible(true)],
+                              on: &state)
+        #expect(events == [nil, nil, nil, Self.event(true, 230, 0, .resize)])
+        #expect(state.fullHeight == 1280)
+        // Hiding gives the output back; showing again settles at the known shrunken size.
+        #expect(Self.run([.windowHeight(1280), .oskVisible(false)], on: &state).last == Self.event(false, 0, 0, .squeekboard))
+        #expect(Self.run([.oskVisible(true), .windowHeight(1050)], on: &state).last == Self.event(true, 230, 0, .resize))
+    }
+
+    /// Seen with sway: the window's first size is GTK's default (600), Visible comes, then
+    /// sway gives it the output (1280) and at once shrinks it (1050); only 1050 repeats.
+    @Test func aFullHeightSeenOnlyInPassingIsStillTheFullHeight() {
+        var state = KeyboardState()
+        let events = Self.run([.windowHeight(600), .oskVisible(true), .windowHeight(1280), .windowHeight(1050),
+                               .windowHeight(1050)], on: &state)
+        #expect(events.last == Self.event(true, 230, 0, .resize), "\(events)")
+        #expect(state.fullHeight == 1280)
+    }
+
     @Test func hidingAndShowingAgainUseTheKnownHeightsAtOnce() {
         var state = KeyboardState()
         _ = Self.run([.windowHeight(800), .windowHeight(590), .oskVisible(true)], on: &state)

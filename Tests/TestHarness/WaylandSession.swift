@@ -483,6 +483,11 @@ public final class WaylandSession: @unchecked Sendable {
         try runChecked("wtype", ["-k", name])
     }
 
+    /// Presses a key with modifiers held (`wtype -M ctrl -M alt -k Left -m alt -m ctrl`).
+    public func key(_ name: String, modifiers: [String]) throws {
+        try runChecked("wtype", modifiers.flatMap { ["-M", $0] } + ["-k", name] + modifiers.reversed().flatMap { ["-m", $0] })
+    }
+
     /// Whether the text view has focus, according to the last `focus` trace event.
     public var inputHasFocus: Bool? {
         trace.events(named: "focus").last?["in"]?.boolValue
