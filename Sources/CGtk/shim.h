@@ -41,6 +41,11 @@ static inline void cgtk_style_overflow_tag(GtkTextTag *tag, const char *foregrou
                  "underline", PANGO_UNDERLINE_ERROR, NULL);
 }
 
+/// Styles a mention/channel/shortcode highlight: its colour, semi-bold.
+static inline void cgtk_style_highlight_tag(GtkTextTag *tag, const char *foreground) {
+    g_object_set(tag, "foreground", foreground, "weight", PANGO_WEIGHT_SEMIBOLD, NULL);
+}
+
 /// GtkTextView's "move-cursor" keybinding signal (what the arrow keys emit), so a toolbar
 /// button moves the caret exactly like a key: by display line keeping the horizontal
 /// position, or by cursor position (grapheme). g_signal_emit_by_name is variadic.

@@ -19,6 +19,8 @@ public final class ComposerController {
     /// The @people, #channels and :emoji: completion (seed 000).
     public private(set) var completion: CompletionController!
     private var panelLayout: PanelLayout!
+    /// Colours @mentions, #channels and :shortcodes: in the text as you type (seed 002).
+    private var highlighter: MentionHighlighter!
     private var caretToolbar: CaretToolbar?
     private var keyboardWatcher: DBusPropertyWatcher?
     private var peerDriver: TypingPeerDriver?
@@ -46,14 +48,15 @@ public final class ComposerController {
         self.directory = directory
         self.quit = quit
         scheduler = SettleScheduler { [weak self] in self?.settle() }
-        // The fixed settle order: limit → overflow → (completion → highlighting) → trace.
+        // The fixed settle order: limit → overflow → completion → highlighting → trace.
         limitController = LengthLimitController(limit: limit) { [weak self] in self?.apply($0) }
         overflowController = OverflowController(limit: limit) { [weak self] in self?.apply($0) }
         completion = CompletionController(
             sources: [.people(directory.people), .channels(directory.channels), .emoji(emoji)],
             recents: RecentItems(directory: URL(fileURLWithPath: options.profileDirectory)))
         // The text reporter copies the whole text per change: only when someone reads it.
-        pipeline = SettlePipeline(controllers: [limitController, overflowController, completion]
+        highlighter = MentionHighlighter(directory: directory, emoji: emoji) { [weak self] in self?.apply($0) }
+        pipeline = SettlePipeline(controllers: [limitController, overflowController, completion, highlighter]
                                   + (trace.isEnabled ? [TextChangeReporter()] : []))
 
         ui.buffer.replaceAll(with: options.initialText)
@@ -409,8 +412,10 @@ public final class ComposerController {
         case let .overflowTag(add, remove):
             for range in remove { ui.buffer.removeTag(ui.overflowTag, from: range) }
             for range in add { ui.buffer.applyTag(ui.overflowTag, to: range) }
-        case .highlight:
-            break  // MentionHighlighter is not in the pipeline yet; its tags come with it
+        case let .highlight(kind, add, remove):
+            let tag = ui.highlightTags[kind]!
+            for range in remove { ui.buffer.removeTag(tag, from: range) }
+            for range in add { ui.buffer.applyTag(tag, to: range) }
         }
     }
 
@@ -423,6 +428,9 @@ public final class ComposerController {
         origins.during(.program) { ui.buffer.delete(boundary..<model.document.scalarCount) }
         scheduler.settleNow()
     }
+
+    /// The ranges the buffer's highlight tag of `kind` covers (for tests).
+    public func highlightedRanges(_ kind: HighlightKind) -> [Range<Int>] { ui.buffer.ranges(of: ui.highlightTags[kind]!) }
 
     /// The committed text's overflow as the buffer's tag shows it (for tests).
     public var overflowTaggedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.overflowTag) }
@@ -474,7 +482,10 @@ public final class ComposerController {
             }
             return true
         }
-        onSignal(ui.textView, "realize", after: true) { [weak self] in self?.ui.styleOverflowTag() }
+        onSignal(ui.textView, "realize", after: true) { [weak self] in
+            self?.ui.styleOverflowTag()
+            self?.ui.styleHighlightTags()
+        }
     }
 
     /// "ready" once the window is shown and the input has keyboard focus. It is posted to

@@ -37,6 +37,8 @@ final class ComposerWindow {
     let completionList = CompletionListView()
     /// Marks the committed text past the limit.
     let overflowTag: UnsafeMutablePointer<GtkTextTag>
+    /// Marks @mentions, #channels and :shortcodes: in the text.
+    let highlightTags: [HighlightKind: UnsafeMutablePointer<GtkTextTag>]
 
     init() {
         Style.install()
@@ -56,6 +58,11 @@ final class ComposerWindow {
         buffer = TextBuffer(gtk_text_view_get_buffer(cast(textView)))
         gtk_text_buffer_set_enable_undo(buffer.pointer, 1)
         overflowTag = buffer.createTag(named: "overflow")
+        var tags: [HighlightKind: UnsafeMutablePointer<GtkTextTag>] = [:]
+        for kind in HighlightKind.allCases { tags[kind] = buffer.createTag(named: kind.rawValue) }
+        highlightTags = tags
+        // The overflow colour wins over a mention's: it is the more urgent news.
+        gtk_text_tag_set_priority(overflowTag, gtk_text_tag_table_get_size(gtk_text_buffer_get_tag_table(buffer.pointer)) - 1)
 
         inputScroller = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(opaque(inputScroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
@@ -176,6 +183,17 @@ final class ComposerWindow {
         } else {
             cgtk_style_overflow_tag(overflowTag, "#c01c28", "rgba(224,27,36,0.12)")
         }
+    }
+
+    /// Colours the highlight tags for the current theme (like the overflow tag).
+    func styleHighlightTags() {
+        var color = GdkRGBA()
+        gtk_style_context_get_color(gtk_widget_get_style_context(textView), &color)
+        let dark = 0.2126 * color.red + 0.7152 * color.green + 0.0722 * color.blue > 0.5
+        let colors: [HighlightKind: String] = dark
+            ? [.mention: "#99c1f1", .channel: "#8ff0a4", .emoji: "#f9f06b"]
+            : [.mention: "#1a5fb4", .channel: "#26a269", .emoji: "#a51d2d"]
+        for (kind, tag) in highlightTags { cgtk_style_highlight_tag(tag, colors[kind]!) }
     }
 
     /// Shows the limit's state: what is left, an error style when over, a provisional

@@ -40,6 +40,23 @@ extension GtkWindowSuites {
             #expect(gtk_widget_has_focus(composer.textView) != 0, "the text view keeps focus")
             #expect(composer.completionTitlesShown.isEmpty)
             #expect(composer.trace.emitted.contains(.accept(item: "u2", text: "@bold ")))
+            try await GtkFixture.wait("the mention highlighted") { composer.highlightedRanges(.mention) == [0..<5] }
+        }
+
+        @Test func mentionsAreHighlightedAsYouTypeAndStopWhenBroken() async throws {
+            let (composer, _) = try await GtkFixture.composer(directory: Self.directory)
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.xdotool.type("hi @tanak")
+            try await GtkFixture.wait("the text") { composer.model.text == "hi @tanak" }
+            #expect(composer.highlightedRanges(.mention).isEmpty, "@tanak is nobody")
+            try GtkFixture.xdotool.key(["Escape"])  // close the list; keep typing by hand
+            try GtkFixture.xdotool.type("a and more")
+            try await GtkFixture.wait("@tanaka highlighted") { composer.highlightedRanges(.mention) == [3..<10] }
+            try GtkFixture.xdotool.key(["ctrl+a"])
+            try GtkFixture.xdotool.type("@unknown #x")
+            try await GtkFixture.wait("nothing highlighted") {
+                composer.model.text == "@unknown #x" && composer.highlightedRanges(.mention).isEmpty
+            }
         }
 
         @Test func acceptingObeysTheHardLimitAndIsOneUndoStep() async throws {
