@@ -6,6 +6,9 @@
 
 #include <gtk/gtk.h>
 #include <glib-unix.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
 
 /// The runtime type name of any GObject instance (e.g. "GdkX11Display").
 static inline const char *cgtk_type_name_of(gpointer instance) {
@@ -39,6 +42,16 @@ static inline guint cgtk_alt_mask(void) { return GDK_ALT_MASK; }
 static inline void cgtk_style_overflow_tag(GtkTextTag *tag, const char *foreground, const char *background) {
     g_object_set(tag, "foreground", foreground, "background", background,
                  "underline", PANGO_UNDERLINE_ERROR, NULL);
+}
+
+/// The X11 window id of a realized toplevel, or 0 (not X11, not realized): tests aim key
+/// presses at exactly this window, not at whatever window has the same title.
+static inline unsigned long cgtk_x11_window_id(GtkWidget *window) {
+#ifdef GDK_WINDOWING_X11
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface != NULL && GDK_IS_X11_SURFACE(surface)) return gdk_x11_surface_get_xid(surface);
+#endif
+    return 0;
 }
 
 /// Styles a mention/channel/shortcode highlight: its colour, semi-bold.

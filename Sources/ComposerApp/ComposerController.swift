@@ -88,6 +88,10 @@ public final class ComposerController {
     /// The text view's input method context (tests watch it being finalized).
     public var inputMethodContext: UnsafeMutableRawPointer? { inputMethod?.pointer.rawPointer }
     public var messageListShowsNewest: Bool { ui.messageList.isScrolledToBottom }
+    public var messageListScrollValue: Double {
+        get { ui.messageList.scrollValue }
+        set { ui.messageList.scrollValue = newValue }
+    }
     public var inputMaximumHeight: Int { Int(gtk_scrolled_window_get_max_content_height(opaque(ui.inputScroller))) }
 
     /// Settles now (tests change the buffer directly and then want the effects).
@@ -355,6 +359,12 @@ public final class ComposerController {
     /// Turns the simulated keyboard on or off (the toggle's action; for tests too).
     public func setSimulatedKeyboard(_ on: Bool) {
         gtk_toggle_button_set_active(cast(ui.keyboardToggle), on ? 1 : 0)
+    }
+
+    /// The window's X11 id once realized on X11 (for tests that send it keys), else nil.
+    public var x11WindowID: String? {
+        let id = cgtk_x11_window_id(ui.window)
+        return id == 0 ? nil : String(id)
     }
 
     /// The current layout (for tests).

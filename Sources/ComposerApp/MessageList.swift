@@ -63,6 +63,12 @@ final class MessageList {
         return texts
     }
 
+    /// The scroll position (for tests: scrolling up by hand).
+    var scrollValue: Double {
+        get { gtk_adjustment_get_value(adjustment) }
+        set { gtk_adjustment_set_value(adjustment, newValue) }
+    }
+
     /// Whether the newest message is in view (the scroll position is at the bottom).
     var isScrolledToBottom: Bool {
         gtk_adjustment_get_value(adjustment) >= bottomValue - 1

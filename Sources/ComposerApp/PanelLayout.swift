@@ -37,9 +37,11 @@ final class PanelLayout {
         // per-frame look catches anything else (a frame clock may idle when nothing draws).
         onSignal(ui.window, "realize", after: true) { [weak self] in
             guard let self, let surface = gtk_native_get_surface(OpaquePointer(ui.window)) else { return }
-            onSurfaceLayout(surface) { [weak self] _, _ in
+            let handler = onSurfaceLayout(surface) { [weak self] _, _ in
                 MainLoop.idle { self?.checkWindowHeight(); return false }
             }
+            // GDK may keep the surface beyond the window: let go of our handler with it.
+            onSignal(ui.window, "unrealize") { g_signal_handler_disconnect(surface.rawPointer, handler) }
         }
         onEveryFrame(of: ui.window) { [weak self] in self?.checkWindowHeight() }
     }

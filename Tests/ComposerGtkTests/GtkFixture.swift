@@ -43,7 +43,7 @@ enum GtkFixture {
     }
 
     /// Pumps the GLib loop (and lets main-queue work run) until `condition` holds.
-    static func wait(_ what: String, timeoutMilliseconds: Int = 10_000,
+    static func wait(_ what: String, timeoutMilliseconds: Int = 20_000,
                      until condition: () -> Bool) async throws {
         let deadline = Date().addingTimeInterval(Double(timeoutMilliseconds) / 1000)
         while !condition() {
@@ -85,7 +85,8 @@ enum GtkFixture {
         }
         composer.present()
         try await wait("the window to map") { gtk_widget_get_mapped(composer.window) != 0 }
-        let window = try xdotool.waitForWindow(name: "IME Composer")
+        // This window exactly: a window of an earlier test may still carry the same title.
+        let window = try #require(composer.x11WindowID, "the composer window has no X11 id")
         windowID = window
         try xdotool.focus(window)
         try await wait("focus in the text view") { gtk_widget_has_focus(composer.textView) != 0 }

@@ -56,6 +56,31 @@ extension GtkWindowSuites {
             #expect(composer.layout?.toolbar == 0)
         }
 
+        @Test func theMessageListStaysPinnedWhenAtTheBottomAndKeepsItsPlaceOtherwise() async throws {
+            let options = ComposerOptions(profileDirectory: NSTemporaryDirectory(), simulatedKeyboardInset: 200)
+            let (composer, _) = try await GtkFixture.composer(options)
+            defer { GtkFixture.close(composer) }
+            let buffer = gtk_text_view_get_buffer(cast(composer.textView))
+            for index in 1...30 {
+                gtk_text_buffer_set_text(buffer, "message \(index)", -1)
+                composer.send()
+            }
+            try await GtkFixture.wait("at the newest message") { composer.messageListShowsNewest }
+            // The keyboard takes space: the list, pinned, still shows the newest message.
+            composer.setSimulatedKeyboard(true)
+            try await Self.relayoutSettled(composer)
+            try await GtkFixture.wait("still at the newest message") { composer.messageListShowsNewest }
+            composer.setSimulatedKeyboard(false)
+            try await Self.relayoutSettled(composer)
+            // Scrolled up by hand: the keyboard coming back leaves the position alone.
+            composer.messageListScrollValue = 40
+            MainLoop.iterate(until: { false }, timeoutMilliseconds: 50)
+            composer.setSimulatedKeyboard(true)
+            try await Self.relayoutSettled(composer)
+            #expect(composer.messageListScrollValue == 40)
+            #expect(!composer.messageListShowsNewest)
+        }
+
         @Test func caretToolbarMovesByGraphemeAndDisplayLineAndCollapsesSelections() async throws {
             let options = ComposerOptions(initialText: "ab🇯🇵\nline two", caret: 4, profileDirectory: NSTemporaryDirectory())
             let (composer, _) = try await GtkFixture.composer(options)
