@@ -152,3 +152,20 @@ public final class TraceLog: @unchecked Sendable {
         }
     }
 }
+
+extension TraceLog {
+    /// The repository's trace schema (docs/trace-schema.json).
+    public static func repositorySchema() throws -> TraceSchema {
+        try TraceSchema(contentsOf: ComposerBinary.packageRoot.appendingPathComponent("docs/trace-schema.json"))
+    }
+
+    /// Every line that breaks docs/trace-schema.json, with its number and what is wrong
+    /// (empty when the whole trace conforms).
+    public func schemaViolations() throws -> [String] {
+        let schema = try Self.repositorySchema()
+        return entries.compactMap { entry in
+            let problems = schema.validate(entry.line)
+            return problems.isEmpty ? nil : "line \(entry.index + 1): \(problems.joined(separator: "; "))\n    \(entry.line)"
+        }
+    }
+}
