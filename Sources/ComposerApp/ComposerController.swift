@@ -14,28 +14,28 @@ public final class ComposerController {
     /// People and channels (from `--data`), loaded before the window exists.
     public let directory: Directory
     public private(set) var limit: LengthLimit
-    private var limitController: LengthLimitController!
-    private var overflowController: OverflowController!
+    var limitController: LengthLimitController!
+    var overflowController: OverflowController!
     /// The @people, #channels and :emoji: completion (seed 000).
     public private(set) var completion: CompletionController!
-    private var panelLayout: PanelLayout!
+    var panelLayout: PanelLayout!
     /// Colours @mentions, #channels and :shortcodes: in the text as you type (seed 002).
-    private var highlighter: MentionHighlighter!
-    private var caretToolbar: CaretToolbar?
-    private var keyboardWatcher: DBusPropertyWatcher?
-    private var peerDriver: TypingPeerDriver?
-    private let options: ComposerOptions
-    private var pipeline: SettlePipeline!
-    private let origins = EditOriginTracker()
-    private var scheduler: SettleScheduler!
-    private var inputMethod: InputMethodContext?
-    private var readyAnnounced = false
-    private var exited = false
-    private var destroyed = false
+    var highlighter: MentionHighlighter!
+    var caretToolbar: CaretToolbar?
+    var keyboardWatcher: DBusPropertyWatcher?
+    var peerDriver: TypingPeerDriver?
+    let options: ComposerOptions
+    var pipeline: SettlePipeline!
+    let origins = EditOriginTracker()
+    var scheduler: SettleScheduler!
+    var inputMethod: InputMethodContext?
+    var readyAnnounced = false
+    var exited = false
+    var destroyed = false
     /// Trace events of the IM's reaction to a routed key, held while the router filters it
     /// so that the "key" line comes first, as for every other key.
-    private var heldDuringFilter: [TraceEvent]?
-    private let quit: () -> Void
+    var heldDuringFilter: [TraceEvent]?
+    let quit: () -> Void
 
     /// - Parameter quit: ends the app after the exit event (quits the GApplication; tests
     ///   pass their own).
@@ -76,23 +76,6 @@ public final class ComposerController {
         settle()
         gtk_widget_grab_focus(ui.textView)
     }
-
-    /// The top-level window (for `gtk_application_add_window` and tests).
-    public var window: UnsafeMutablePointer<GtkWidget> { ui.window }
-    public var textView: UnsafeMutablePointer<GtkWidget> { ui.textView }
-    public var sendButton: UnsafeMutablePointer<GtkWidget> { ui.sendButton }
-    public var counterText: String { string(fromBorrowed: gtk_label_get_text(opaque(ui.counterLabel))) }
-    public var sentMessagesShown: [String] { ui.messageList.shownTexts }
-    public var inputHeight: Int { ui.inputHeight }
-    public var bufferText: String { ui.buffer.text }
-    /// The text view's input method context (tests watch it being finalized).
-    public var inputMethodContext: UnsafeMutableRawPointer? { inputMethod?.pointer.rawPointer }
-    public var messageListShowsNewest: Bool { ui.messageList.isScrolledToBottom }
-    public var messageListScrollValue: Double {
-        get { ui.messageList.scrollValue }
-        set { ui.messageList.scrollValue = newValue }
-    }
-    public var inputMaximumHeight: Int { Int(gtk_scrolled_window_get_max_content_height(opaque(ui.inputScroller))) }
 
     /// Settles now (tests change the buffer directly and then want the effects).
     public func settleNow() { scheduler.settleNow() }
@@ -312,82 +295,6 @@ public final class ComposerController {
         panelLayout.relayout()
     }
 
-    // MARK: Layout, keyboard, caret toolbar, typing indicator
-
-    private func setUpLayout() {
-        panelLayout = PanelLayout(ui: ui) { [weak self] in self?.trace.emit($0) }
-        panelLayout.completionRowsWanted = { [weak self] in
-            guard let completion = self?.completion, completion.isOpen else { return 0 }
-            return completion.visibleItems.count
-        }
-        panelLayout.showCompletion = { [weak self] rows in
-            guard let self else { return }
-            ui.completionList.show(completion, maximumRows: rows)
-        }
-        caretToolbar = CaretToolbar(ui: ui, model: model) { [weak self] in self?.scheduler.request() }
-        onSignal(ui.toolbarToggle, "toggled") { [weak self] in
-            guard let self else { return }
-            panelLayout.toolbarToggled = gtk_toggle_button_get_active(cast(ui.toolbarToggle)) != 0
-        }
-        if let inset = options.simulatedKeyboardInset {
-            gtk_widget_set_visible(ui.keyboardToggle, 1)
-            onSignal(ui.keyboardToggle, "toggled") { [weak self] in
-                guard let self else { return }
-                let on = gtk_toggle_button_get_active(cast(ui.keyboardToggle)) != 0
-                panelLayout.observe(.simulated(inset: on ? inset : nil))
-            }
-        }
-        // squeekboard tells only whether it is up; the window's lost height tells how tall.
-        if DisplayEnvironment.backend == "wayland" {
-            keyboardWatcher = DBusPropertyWatcher(name: "sm.puri.OSK0", path: "/sm/puri/OSK0",
-                                                  interface: "sm.puri.OSK0", property: "Visible") { [weak self] visible in
-                if let visible { self?.panelLayout.observe(.oskVisible(visible)) }
-            }
-            if let visible = keyboardWatcher?.value { panelLayout.observe(.oskVisible(visible)) }
-        }
-        var generator = SystemRandomNumberGenerator()
-        if let seed = options.peer.seed(drawingFrom: &generator) {
-            peerDriver = TypingPeerDriver(peer: TypingPeer(seed: seed, directory: directory),
-                                          typing: { [weak self] text in self?.panelLayout.indicatorText = text },
-                                          message: { [weak self] text, name in self?.ui.messageList.appendPeer(text, from: name) })
-        }
-        onSignal(ui.window, "map", after: true) { [weak self] in
-            MainLoop.idle { self?.panelLayout.relayout(); return false }
-        }
-    }
-
-    /// Turns the simulated keyboard on or off (the toggle's action; for tests too).
-    public func setSimulatedKeyboard(_ on: Bool) {
-        gtk_toggle_button_set_active(cast(ui.keyboardToggle), on ? 1 : 0)
-    }
-
-    /// The window's X11 id once realized on X11 (for tests that send it keys), else nil.
-    public var x11WindowID: String? {
-        let id = cgtk_x11_window_id(ui.window)
-        return id == 0 ? nil : String(id)
-    }
-
-    /// The current layout (for tests).
-    public var layout: Layout? { panelLayout.layout }
-    /// What GTK allocated: list, completion, indicator, toolbar, input, keyboard.
-    public var allocatedHeights: [Int] { panelLayout.allocatedHeights }
-    public var caretToolbarShown: Bool { gtk_widget_get_visible(ui.caretToolbar) != 0 }
-    public var typingIndicatorShown: String? {
-        gtk_widget_get_visible(ui.typingIndicator) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.typingIndicator))) : nil
-    }
-    /// Presses caret toolbar button `direction` (for tests; a real click does the same).
-    public func pressCaretButton(_ direction: CaretDirection, extend: Bool = false) {
-        guard !model.isComposing else { return }  // the buttons are insensitive then
-        caretToolbar?.press(direction, extend: extend)
-    }
-    /// Allocated heights of the input bar and the panel (for tests).
-    public var inputBarAllocation: (top: Double, height: Int)? {
-        var x = 0.0, y = 0.0
-        guard gtk_widget_translate_coordinates(ui.inputBar, ui.panel, 0, 0, &x, &y) != 0 else { return nil }
-        return (y, Int(gtk_widget_get_height(ui.inputBar)))
-    }
-    public var panelHeight: Int { Int(gtk_widget_get_height(ui.panel)) }
-
     /// Accepts row `index` (default: the selected one): replaces the prefix and query with
     /// the item as one undoable edit of the composer's own, caret after it. The length
     /// limit applies to it like to any insertion.
@@ -403,17 +310,9 @@ public final class ComposerController {
         scheduler.settleNow()
     }
 
-    /// Where the shown completion row `row` is, in window coordinates (for tests that click).
-    public func completionRowCenter(_ row: Int) -> (x: Double, y: Double)? {
-        ui.completionList.rowCenter(row, in: ui.window)
-    }
-
-    /// The completion rows as shown (for tests).
-    public var completionTitlesShown: [String] { ui.completionList.isShown ? ui.completionList.shownTitles : [] }
-
     /// Applies a settle controller's decision to the buffer; the buffer's signals bring
     /// the change back into the model like any edit.
-    private func apply(_ effect: SettleEffect) {
+    func apply(_ effect: SettleEffect) {
         guard !destroyed else { return }
         switch effect {
         case let .trim(range, caret):
@@ -437,19 +336,6 @@ public final class ComposerController {
         guard boundary < model.document.scalarCount else { return }
         origins.during(.program) { ui.buffer.delete(boundary..<model.document.scalarCount) }
         scheduler.settleNow()
-    }
-
-    /// The ranges the buffer's highlight tag of `kind` covers (for tests).
-    public func highlightedRanges(_ kind: HighlightKind) -> [Range<Int>] { ui.buffer.ranges(of: ui.highlightTags[kind]!) }
-
-    /// The committed text's overflow as the buffer's tag shows it (for tests).
-    public var overflowTaggedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.overflowTag) }
-    public var limitHintShown: String? {
-        gtk_widget_get_visible(ui.limitHint) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.limitHint))) : nil
-    }
-    public var trimButtonShown: Bool { gtk_widget_get_visible(ui.trimButton) != 0 }
-    public var counterClasses: Set<String> {
-        Set(["error", "provisional"].filter { gtk_widget_has_css_class(ui.counterLabel, $0) != 0 })
     }
 
     // MARK: Window, focus, exit

@@ -1,0 +1,77 @@
+import CGtk
+import ComposerCore
+import GtkBinding
+
+/// What tests (and the app's own wiring) read of the widgets: the state a person would
+/// see, without reaching into GTK from the test.
+extension ComposerController {
+    /// The top-level window (for `gtk_application_add_window` and tests).
+    public var window: UnsafeMutablePointer<GtkWidget> { ui.window }
+    public var textView: UnsafeMutablePointer<GtkWidget> { ui.textView }
+    public var sendButton: UnsafeMutablePointer<GtkWidget> { ui.sendButton }
+    public var counterText: String { string(fromBorrowed: gtk_label_get_text(opaque(ui.counterLabel))) }
+    public var sentMessagesShown: [String] { ui.messageList.shownTexts }
+    public var inputHeight: Int { ui.inputHeight }
+    public var bufferText: String { ui.buffer.text }
+    /// The text view's input method context (tests watch it being finalized).
+    public var inputMethodContext: UnsafeMutableRawPointer? { inputMethod?.pointer.rawPointer }
+    public var messageListShowsNewest: Bool { ui.messageList.isScrolledToBottom }
+    public var messageListScrollValue: Double {
+        get { ui.messageList.scrollValue }
+        set { ui.messageList.scrollValue = newValue }
+    }
+    public var inputMaximumHeight: Int { Int(gtk_scrolled_window_get_max_content_height(opaque(ui.inputScroller))) }
+
+    /// Turns the simulated keyboard on or off (the toggle's action; for tests too).
+    public func setSimulatedKeyboard(_ on: Bool) {
+        gtk_toggle_button_set_active(cast(ui.keyboardToggle), on ? 1 : 0)
+    }
+
+    /// The window's X11 id once realized on X11 (for tests that send it keys), else nil.
+    public var x11WindowID: String? {
+        let id = cgtk_x11_window_id(ui.window)
+        return id == 0 ? nil : String(id)
+    }
+
+    /// The current layout (for tests).
+    public var layout: Layout? { panelLayout.layout }
+    /// What GTK allocated: list, completion, indicator, toolbar, input, keyboard.
+    public var allocatedHeights: [Int] { panelLayout.allocatedHeights }
+    public var caretToolbarShown: Bool { gtk_widget_get_visible(ui.caretToolbar) != 0 }
+    public var typingIndicatorShown: String? {
+        gtk_widget_get_visible(ui.typingIndicator) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.typingIndicator))) : nil
+    }
+    /// Presses caret toolbar button `direction` (for tests; a real click does the same).
+    public func pressCaretButton(_ direction: CaretDirection, extend: Bool = false) {
+        guard !model.isComposing else { return }  // the buttons are insensitive then
+        caretToolbar?.press(direction, extend: extend)
+    }
+    /// Allocated heights of the input bar and the panel (for tests).
+    public var inputBarAllocation: (top: Double, height: Int)? {
+        var x = 0.0, y = 0.0
+        guard gtk_widget_translate_coordinates(ui.inputBar, ui.panel, 0, 0, &x, &y) != 0 else { return nil }
+        return (y, Int(gtk_widget_get_height(ui.inputBar)))
+    }
+    public var panelHeight: Int { Int(gtk_widget_get_height(ui.panel)) }
+
+    /// Where the shown completion row `row` is, in window coordinates (for tests that click).
+    public func completionRowCenter(_ row: Int) -> (x: Double, y: Double)? {
+        ui.completionList.rowCenter(row, in: ui.window)
+    }
+
+    /// The completion rows as shown (for tests).
+    public var completionTitlesShown: [String] { ui.completionList.isShown ? ui.completionList.shownTitles : [] }
+
+    /// The ranges the buffer's highlight tag of `kind` covers (for tests).
+    public func highlightedRanges(_ kind: HighlightKind) -> [Range<Int>] { ui.buffer.ranges(of: ui.highlightTags[kind]!) }
+
+    /// The committed text's overflow as the buffer's tag shows it (for tests).
+    public var overflowTaggedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.overflowTag) }
+    public var limitHintShown: String? {
+        gtk_widget_get_visible(ui.limitHint) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.limitHint))) : nil
+    }
+    public var trimButtonShown: Bool { gtk_widget_get_visible(ui.trimButton) != 0 }
+    public var counterClasses: Set<String> {
+        Set(["error", "provisional"].filter { gtk_widget_has_css_class(ui.counterLabel, $0) != 0 })
+    }
+}

@@ -1,0 +1,48 @@
+import CGtk
+import ComposerCore
+import GtkBinding
+
+/// The panel layout, the keyboard sources, the caret toolbar and the typing indicator.
+extension ComposerController {
+    func setUpLayout() {
+        panelLayout = PanelLayout(ui: ui) { [weak self] in self?.trace.emit($0) }
+        panelLayout.completionRowsWanted = { [weak self] in
+            guard let completion = self?.completion, completion.isOpen else { return 0 }
+            return completion.visibleItems.count
+        }
+        panelLayout.showCompletion = { [weak self] rows in
+            guard let self else { return }
+            ui.completionList.show(completion, maximumRows: rows)
+        }
+        caretToolbar = CaretToolbar(ui: ui, model: model) { [weak self] in self?.scheduler.request() }
+        onSignal(ui.toolbarToggle, "toggled") { [weak self] in
+            guard let self else { return }
+            panelLayout.toolbarToggled = gtk_toggle_button_get_active(cast(ui.toolbarToggle)) != 0
+        }
+        if let inset = options.simulatedKeyboardInset {
+            gtk_widget_set_visible(ui.keyboardToggle, 1)
+            onSignal(ui.keyboardToggle, "toggled") { [weak self] in
+                guard let self else { return }
+                let on = gtk_toggle_button_get_active(cast(ui.keyboardToggle)) != 0
+                panelLayout.observe(.simulated(inset: on ? inset : nil))
+            }
+        }
+        // squeekboard tells only whether it is up; the window's lost height tells how tall.
+        if DisplayEnvironment.backend == "wayland" {
+            keyboardWatcher = DBusPropertyWatcher(name: "sm.puri.OSK0", path: "/sm/puri/OSK0",
+                                                  interface: "sm.puri.OSK0", property: "Visible") { [weak self] visible in
+                if let visible { self?.panelLayout.observe(.oskVisible(visible)) }
+            }
+            if let visible = keyboardWatcher?.value { panelLayout.observe(.oskVisible(visible)) }
+        }
+        var generator = SystemRandomNumberGenerator()
+        if let seed = options.peer.seed(drawingFrom: &generator) {
+            peerDriver = TypingPeerDriver(peer: TypingPeer(seed: seed, directory: directory),
+                                          typing: { [weak self] text in self?.panelLayout.indicatorText = text },
+                                          message: { [weak self] text, name in self?.ui.messageList.appendPeer(text, from: name) })
+        }
+        onSignal(ui.window, "map", after: true) { [weak self] in
+            MainLoop.idle { self?.panelLayout.relayout(); return false }
+        }
+    }
+}
