@@ -276,8 +276,7 @@ public final class ComposerController {
         case .send(let message):
             text = message
         case .refuse(.overLimit(let over)):
-            let unit = limit.unit == .graphemes ? "characters" : limit.unit.rawValue
-            ui.showLimitHint("\(over) \(unit) over the limit of \(limit.limit): shorten the message or trim it (Ctrl+Shift+T).")
+            ui.showLimitHint(limit.overLimitHint(by: over))
             gtk_widget_error_bell(ui.textView)
             return
         case .refuse:
@@ -319,12 +318,9 @@ public final class ComposerController {
             origins.during(.program) { ui.buffer.delete(range) }
             ui.buffer.select(anchor: caret, caret: caret)
         case let .overflowTag(add, remove):
-            for range in remove { ui.buffer.removeTag(ui.overflowTag, from: range) }
-            for range in add { ui.buffer.applyTag(ui.overflowTag, to: range) }
+            ui.buffer.retag(ui.overflowTag, add: add, remove: remove)
         case let .highlight(kind, add, remove):
-            let tag = ui.highlightTags[kind]!
-            for range in remove { ui.buffer.removeTag(tag, from: range) }
-            for range in add { ui.buffer.applyTag(tag, to: range) }
+            ui.buffer.retag(ui.highlightTags[kind]!, add: add, remove: remove)
         }
     }
 

@@ -80,15 +80,12 @@ final class ComposerWindow {
         sendButton = gtk_button_new_with_label("Send")
         gtk_widget_add_css_class(sendButton, "suggested-action")
         gtk_widget_set_valign(sendButton, GTK_ALIGN_END)
-        // The button must never steal focus from the text view (and its input method).
-        gtk_widget_set_focus_on_click(sendButton, 0)
-        gtk_widget_set_focusable(sendButton, 0)
+        Self.keepFocusOffButton(sendButton)
 
         trimButton = gtk_button_new_from_icon_name("edit-cut-symbolic")
         gtk_widget_set_tooltip_text(trimButton, "Trim to limit (Ctrl+Shift+T)")
         gtk_widget_set_valign(trimButton, GTK_ALIGN_END)
-        gtk_widget_set_focus_on_click(trimButton, 0)
-        gtk_widget_set_focusable(trimButton, 0)
+        Self.keepFocusOffButton(trimButton)
         gtk_widget_set_visible(trimButton, 0)
 
         limitHint = gtk_label_new(nil)
@@ -119,9 +116,7 @@ final class ComposerWindow {
                                        (.right, "go-next-symbolic", "Caret right")] {
             let button = gtk_button_new_from_icon_name(icon)!
             gtk_widget_set_tooltip_text(button, tip)
-            // Never take focus: the keyboard stays up and the input method keeps its state.
-            gtk_widget_set_focus_on_click(button, 0)
-            gtk_widget_set_focusable(button, 0)
+            Self.keepFocusOffButton(button)
             gtk_box_append(cast(caretToolbar), button)
             buttons.append((direction, button))
         }
@@ -136,8 +131,7 @@ final class ComposerWindow {
         gtk_widget_set_tooltip_text(keyboardToggle, "Simulated on-screen keyboard")
         gtk_widget_set_visible(keyboardToggle, 0)
         for toggle in [toolbarToggle, keyboardToggle] {
-            gtk_widget_set_focus_on_click(toggle, 0)
-            gtk_widget_set_focusable(toggle, 0)
+            Self.keepFocusOffButton(toggle)
             gtk_widget_set_valign(toggle, GTK_ALIGN_END)
         }
 
@@ -172,13 +166,24 @@ final class ComposerWindow {
         gtk_window_set_child(cast(window), panel)
     }
 
+    /// Every button of the composer leaves focus in the text view: a click must not end the
+    /// input method's composition, hide the on-screen keyboard or lose the caret.
+    private static func keepFocusOffButton(_ button: UnsafeMutablePointer<GtkWidget>) {
+        gtk_widget_set_focus_on_click(button, 0)
+        gtk_widget_set_focusable(button, 0)
+    }
+
+    /// Whether the text view's text is light (a dark theme): tag colours must read on it.
+    private var hasDarkTheme: Bool {
+        var color = GdkRGBA()
+        gtk_style_context_get_color(gtk_widget_get_style_context(textView), &color)
+        return 0.2126 * color.red + 0.7152 * color.green + 0.0722 * color.blue > 0.5
+    }
+
     /// Colours the overflow tag for the current theme: a red that reads on the text view's
     /// background, chosen from how light its text colour is.
     func styleOverflowTag() {
-        var color = GdkRGBA()
-        gtk_style_context_get_color(gtk_widget_get_style_context(textView), &color)
-        let luminance = 0.2126 * color.red + 0.7152 * color.green + 0.0722 * color.blue
-        if luminance > 0.5 {  // light text: a dark theme
+        if hasDarkTheme {
             cgtk_style_overflow_tag(overflowTag, "#ff7b63", "rgba(255,123,99,0.18)")
         } else {
             cgtk_style_overflow_tag(overflowTag, "#c01c28", "rgba(224,27,36,0.12)")
@@ -187,10 +192,7 @@ final class ComposerWindow {
 
     /// Colours the highlight tags for the current theme (like the overflow tag).
     func styleHighlightTags() {
-        var color = GdkRGBA()
-        gtk_style_context_get_color(gtk_widget_get_style_context(textView), &color)
-        let dark = 0.2126 * color.red + 0.7152 * color.green + 0.0722 * color.blue > 0.5
-        let colors: [HighlightKind: String] = dark
+        let colors: [HighlightKind: String] = hasDarkTheme
             ? [.mention: "#99c1f1", .channel: "#8ff0a4", .emoji: "#f9f06b"]
             : [.mention: "#1a5fb4", .channel: "#26a269", .emoji: "#a51d2d"]
         for (kind, tag) in highlightTags { cgtk_style_highlight_tag(tag, colors[kind]!) }

@@ -19,6 +19,14 @@ public struct LengthLimit: Equatable, Sendable {
     }
 }
 
+extension LengthLimit {
+    /// Why Enter did not send, for the hint under the messages: how far over, and what to do.
+    public func overLimitHint(by over: Int) -> String {
+        let unit = self.unit == .graphemes ? "characters" : self.unit.rawValue
+        return "\(over) \(unit) over the limit of \(limit): shorten the message or trim it (Ctrl+Shift+T)."
+    }
+}
+
 /// Where the text stands against the limit, for the counter, Send and the hint.
 public struct LimitStatus: Equatable, Sendable {
     /// Units of committed text.

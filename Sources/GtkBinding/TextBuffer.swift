@@ -89,6 +89,12 @@ public struct TextBuffer {
         gtk_text_buffer_remove_tag(pointer, tag, &start, &end)
     }
 
+    /// Takes `tag` off `remove`, then puts it on `add`: a controller's tag difference.
+    public func retag(_ tag: UnsafeMutablePointer<GtkTextTag>, add: [Range<Int>], remove: [Range<Int>]) {
+        for range in remove { removeTag(tag, from: range) }
+        for range in add { applyTag(tag, to: range) }
+    }
+
     /// The character ranges carrying `tag` (walks its toggles: for tests and diagnostics).
     public func ranges(of tag: UnsafeMutablePointer<GtkTextTag>) -> [Range<Int>] {
         var ranges: [Range<Int>] = []

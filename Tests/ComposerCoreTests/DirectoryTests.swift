@@ -63,20 +63,8 @@ import Testing
     /// data/ is exactly what the generator writes (run it and commit after changing it).
     @Test(.timeLimit(.minutes(1)))
     func theCommittedDataEqualsAFreshGeneration() throws {
-        let output = FileManager.default.temporaryDirectory
-            .appendingPathComponent("generate-directory-\(UUID().uuidString)")
+        let output = try runGenerator("generate-directory.py")
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [repositoryRoot().appendingPathComponent("scripts/generate-directory.py").path,
-                             "--out", output.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "generator failed: \(errorText)")
         for file in [DirectoryLoader.peopleFile, DirectoryLoader.channelsFile] {
             let fresh = try Data(contentsOf: output.appendingPathComponent(file))
             let committed = try Data(contentsOf: Self.dataURL.appendingPathComponent(file))

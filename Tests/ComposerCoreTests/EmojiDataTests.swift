@@ -47,18 +47,8 @@ struct EmojiDataTests {
     /// (run `scripts/generate-emoji.py` and commit after changing it or upgrading them).
     @Test(.timeLimit(.minutes(1)))
     func theCommittedFileEqualsAFreshGeneration() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("generate-emoji-\(UUID().uuidString)")
+        let output = try runGenerator("generate-emoji.py")
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [repositoryRoot().appendingPathComponent("scripts/generate-emoji.py").path, "--out", output.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "generator failed: \(errorText)")
         let fresh = try Data(contentsOf: output.appendingPathComponent(EmojiLoader.fileName))
         let committed = try Data(contentsOf: CompletionTestData.dataURL.appendingPathComponent(EmojiLoader.fileName))
         #expect(fresh == committed, "data/emoji.jsonl differs from a fresh run of scripts/generate-emoji.py; regenerate and commit it")

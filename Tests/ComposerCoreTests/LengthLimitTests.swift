@@ -164,3 +164,11 @@ struct HardLimitTests {
         #expect(composer.taggedRanges.isEmpty)
     }
 }
+
+@Suite struct LimitHintTests {
+    @Test func theHintSaysHowFarOverInTheUnitCounted() {
+        #expect(LengthLimit(limit: 200).overLimitHint(by: 7)
+                == "7 characters over the limit of 200: shorten the message or trim it (Ctrl+Shift+T).")
+        #expect(LengthLimit(limit: 10, unit: .utf16).overLimitHint(by: 2).hasPrefix("2 utf16 over the limit of 10"))
+    }
+}

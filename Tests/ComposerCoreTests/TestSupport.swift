@@ -50,3 +50,20 @@ func runs(of tags: [Bool]) -> [Range<Int>] {
     }
     return result
 }
+
+/// Runs `scripts/<name>` with Debian's Python into a fresh temporary directory and returns
+/// it (the caller removes it): the committed data must equal what the generator makes.
+func runGenerator(_ name: String) throws -> URL {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [repositoryRoot().appendingPathComponent("scripts/\(name)").path, "--out", output.path]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "\(name) failed: \(errorText)")
+    return output
+}
