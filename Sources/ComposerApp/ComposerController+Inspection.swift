@@ -5,6 +5,17 @@ import GtkBinding
 /// What tests (and the app's own wiring) read of the widgets: the state a person would
 /// see, without reaching into GTK from the test.
 extension ComposerController {
+    /// Whether the window is gone (closed or destroyed): its pointers must not be touched.
+    public var isWindowDestroyed: Bool { destroyed }
+
+    /// Plays the simulated colleague's next step now instead of at its time (tests, which
+    /// must not depend on the wall clock). Returns what was played (empty without a peer).
+    @discardableResult
+    public func playPeerNow() -> [PeerEvent] {
+        guard !destroyed, let peerDriver else { return [] }
+        return peerDriver.playNextNow()
+    }
+
     /// The top-level window (for `gtk_application_add_window` and tests).
     public var window: UnsafeMutablePointer<GtkWidget> { ui.window }
     public var textView: UnsafeMutablePointer<GtkWidget> { ui.textView }

@@ -5,7 +5,7 @@ import GtkBinding
 /// The panel layout, the keyboard sources, the caret toolbar and the typing indicator.
 extension ComposerController {
     func setUpLayout() {
-        panelLayout = PanelLayout(ui: ui) { [weak self] in self?.trace.emit($0) }
+        panelLayout = PanelLayout(ui: ui, sources: sources) { [weak self] in self?.trace.emit($0) }
         panelLayout.completionRowsWanted = { [weak self] in
             guard let completion = self?.completion, completion.isOpen else { return 0 }
             return completion.visibleItems.count
@@ -37,12 +37,12 @@ extension ComposerController {
         }
         var generator = SystemRandomNumberGenerator()
         if let seed = options.peer.seed(drawingFrom: &generator) {
-            peerDriver = TypingPeerDriver(peer: TypingPeer(seed: seed, directory: directory),
+            peerDriver = TypingPeerDriver(peer: TypingPeer(seed: seed, directory: directory), sources: sources,
                                           typing: { [weak self] text in self?.panelLayout.indicatorText = text },
                                           message: { [weak self] text, name in self?.ui.messageList.appendPeer(text, from: name) })
         }
         onSignal(ui.window, "map", after: true) { [weak self] in
-            MainLoop.idle { self?.panelLayout.relayout(); return false }
+            self?.sources.idle { [weak self] in self?.panelLayout.relayout(); return false }
         }
     }
 }

@@ -28,6 +28,8 @@ public final class ComposerController {
     var pipeline: SettlePipeline!
     let origins = EditOriginTracker()
     var scheduler: SettleScheduler!
+    /// Every idle and timeout of this window: cancelled when the window is destroyed.
+    let sources = SourceGroup()
     var inputMethod: InputMethodContext?
     var readyAnnounced = false
     var exited = false
@@ -47,7 +49,7 @@ public final class ComposerController {
         self.trace = trace
         self.directory = directory
         self.quit = quit
-        scheduler = SettleScheduler { [weak self] in self?.settle() }
+        scheduler = SettleScheduler(sources: sources) { [weak self] in self?.settle() }
         // The fixed settle order: limit → overflow → completion → highlighting → trace.
         limitController = LengthLimitController(limit: limit) { [weak self] in self?.apply($0) }
         overflowController = OverflowController(limit: limit) { [weak self] in self?.apply($0) }
@@ -79,6 +81,14 @@ public final class ComposerController {
 
     /// Settles now (tests change the buffer directly and then want the effects).
     public func settleNow() { scheduler.settleNow() }
+
+    /// Whether input has settled: no settle is waiting to run. After the last input event
+    /// of a test has been handled, this turns true once its effects (limit, overflow,
+    /// completion, highlighting, counter, Send) are applied.
+    public var isSettled: Bool { !scheduler.isPending }
+
+    /// Settles run so far.
+    public var settleCount: Int { scheduler.settleCount }
 
     public func present() {
         gtk_window_present(cast(ui.window))
@@ -344,17 +354,14 @@ public final class ComposerController {
             announceReadyIfFocused()
         }
         onSignal(ui.textView, "map", after: true) { [weak self] in
-            MainLoop.idle {
-                if let self, !self.destroyed { self.ui.updateInputGrowth() }
+            self?.sources.idle { [weak self] in
+                self?.ui.updateInputGrowth()
                 return false
             }
         }
         onNotify(ui.window, property: "is-active") { [weak self] in self?.announceReadyIfFocused() }
         // Closing the window destroys it without our destroy(): from then on, hands off.
-        onSignal(ui.window, "destroy") { [weak self] in
-            self?.destroyed = true
-            self?.scheduler.cancelPending()
-        }
+        onSignal(ui.window, "destroy") { [weak self] in self?.windowDestroyed() }
         onBoolSignal(ui.window, "close-request") { [weak self] in
             self?.exit(reason: .close)
             return false
@@ -408,7 +415,15 @@ public final class ComposerController {
         guard !destroyed else { return }
         destroyed = true
         gtk_window_destroy(cast(ui.window))
-        scheduler.cancelPending()
+        windowDestroyed()
+    }
+
+    /// The window is gone (destroyed by us or closed): no source of ours runs again.
+    private func windowDestroyed() {
+        destroyed = true
+        guard !sources.isCancelled else { return }
+        sources.cancelAll()
+        peerDriver = nil
         inputMethod = nil
     }
 }

@@ -14,6 +14,11 @@ import Foundation
 final class PanelLayout {
     private let ui: ComposerWindow
     private let emit: (TraceEvent) -> Void
+    /// The window's sources: cancelled when the window is destroyed, so no idle or
+    /// timeout of ours measures a freed widget.
+    private let sources: SourceGroup
+    /// The surface whose "layout" we watch while the window is realized.
+    private var surfaceHandler: (surface: OpaquePointer, id: gulong)?
     private var keyboard = KeyboardState()
     private var lastLayout: Layout?
     private var lastWindowHeight = 0
@@ -30,18 +35,24 @@ final class PanelLayout {
     var keyboardVisible: Bool { keyboard.current.visible }
     private(set) var layout: Layout?
 
-    init(ui: ComposerWindow, emit: @escaping (TraceEvent) -> Void) {
+    init(ui: ComposerWindow, sources: SourceGroup, emit: @escaping (TraceEvent) -> Void) {
         self.ui = ui
+        self.sources = sources
         self.emit = emit
         // The surface's "layout" signal is the compositor's resize, as it happens; the
         // per-frame look catches anything else (a frame clock may idle when nothing draws).
         onSignal(ui.window, "realize", after: true) { [weak self] in
             guard let self, let surface = gtk_native_get_surface(OpaquePointer(ui.window)) else { return }
-            let handler = onSurfaceLayout(surface) { [weak self] _, _ in
-                MainLoop.idle { self?.checkWindowHeight(); return false }
+            let id = onSurfaceLayout(surface) { [weak self] _, _ in
+                self?.sources.idle { self?.checkWindowHeight(); return false }
             }
-            // GDK may keep the surface beyond the window: let go of our handler with it.
-            onSignal(ui.window, "unrealize") { g_signal_handler_disconnect(surface.rawPointer, handler) }
+            surfaceHandler = (surface, id)
+        }
+        // GDK may keep the surface beyond the window: let go of our handler with it.
+        onSignal(ui.window, "unrealize") { [weak self] in
+            guard let self, let handler = surfaceHandler else { return }
+            g_signal_handler_disconnect(handler.surface.rawPointer, handler.id)
+            surfaceHandler = nil
         }
         onEveryFrame(of: ui.window) { [weak self] in self?.checkWindowHeight() }
     }
@@ -58,8 +69,8 @@ final class PanelLayout {
         guard height > 0, height != lastWindowHeight else { return }
         lastWindowHeight = height
         observe(.windowHeight(height))
-        if let heightRepeat { MainLoop.removeSource(heightRepeat) }
-        heightRepeat = MainLoop.timeout(milliseconds: 150) { [weak self] in
+        sources.remove(heightRepeat)
+        heightRepeat = sources.timeout(milliseconds: 150) { [weak self] in
             guard let self else { return false }
             heightRepeat = nil
             observe(.windowHeight(lastWindowHeight))
@@ -70,6 +81,7 @@ final class PanelLayout {
     /// Measures the regions, solves, applies the heights in one go, and reports the layout
     /// when it changed.
     func relayout() {
+        guard !sources.isCancelled else { return }  // the window is gone
         let width = Int(gtk_widget_get_width(ui.panel))
         let chrome = naturalHeight(ui.separator, width: width)
             + (gtk_widget_get_visible(ui.limitHint) != 0 ? naturalHeight(ui.limitHint, width: width) : 0)

@@ -9,14 +9,23 @@ import GtkBinding
 /// Focus-out, send and exit settle synchronously instead (`settleNow`).
 final class SettleScheduler {
     private var pendingSource: UInt32?
+    private let sources: SourceGroup
     private let settle: () -> Void
+    /// Settles run so far (tests wait for "settled since X" with it).
+    private(set) var settleCount = 0
 
-    init(settle: @escaping () -> Void) { self.settle = settle }
+    init(sources: SourceGroup, settle: @escaping () -> Void) {
+        self.sources = sources
+        self.settle = settle
+    }
+
+    /// Whether a settle was asked for and has not run yet: input has not settled.
+    var isPending: Bool { pendingSource != nil }
 
     /// Asks for one settle after the current event; many requests, one settle.
     func request() {
         guard pendingSource == nil else { return }
-        pendingSource = MainLoop.idle { [weak self] in
+        pendingSource = sources.idle { [weak self] in
             self?.fire()
             return false
         }
@@ -25,11 +34,11 @@ final class SettleScheduler {
     /// Settles immediately, absorbing any pending request.
     func settleNow() {
         cancelPending()
-        settle()
+        run()
     }
 
     func cancelPending() {
-        if let source = pendingSource { MainLoop.removeSource(source) }
+        sources.remove(pendingSource)
         pendingSource = nil
     }
 
@@ -37,13 +46,18 @@ final class SettleScheduler {
         pendingSource = nil
         guard !MainLoop.isNested else {
             // Still inside a nested loop: look again shortly, from the outer loop.
-            pendingSource = MainLoop.timeout(milliseconds: 5) { [weak self] in
+            pendingSource = sources.timeout(milliseconds: 5) { [weak self] in
                 self?.pendingSource = nil
                 self?.request()
                 return false
             }
             return
         }
+        run()
+    }
+
+    private func run() {
+        settleCount += 1
         settle()
     }
 }

@@ -20,7 +20,7 @@ extension GtkWindowSuites {
 
             try GtkFixture.xdotool.type("hello")
             try await GtkFixture.wait("hello in the model") { composer.model.text == "hello" }
-            try await GtkFixture.wait("the settled text event") { composer.lastTextEvent?.text == "hello" }
+            try await GtkFixture.settled(composer, "the settled text event") { composer.lastTextEvent?.text == "hello" }
             #expect(composer.eventNames.filter { $0 == "commit" }.count == 5)
             #expect(composer.counterText == "195", "what is left of the default limit of 200")
             #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
@@ -31,28 +31,28 @@ extension GtkWindowSuites {
             #expect(composer.trace.emitted.contains(.key(keyval: "Return", consumed: false)))
             #expect(composer.sentMessagesShown == ["hello"])
             #expect(composer.bufferText == "")
-            try await GtkFixture.wait("the emptied text event") { composer.lastTextEvent?.text == "" }
+            try await GtkFixture.settled(composer, "the emptied text event") { composer.lastTextEvent?.text == "" }
             #expect(gtk_widget_get_sensitive(composer.sendButton) == 0, "nothing to send: Send is insensitive")
         }
 
         @Test func sendIsInsensitiveWhileADeadKeyComposes() async throws {
             let (composer, _) = try await GtkFixture.composer(
-                ComposerOptions(initialText: "caf", profileDirectory: NSTemporaryDirectory()))
+                ComposerOptions(initialText: "caf", profileDirectory: GtkFixture.newProfile()))
             defer { GtkFixture.close(composer) }
             #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
             // A layout with dead keys (US international: ' is dead_acute), as such a user has.
-            try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us", "-variant", "intl"])
-            MainLoop.iterate(until: { false }, timeoutMilliseconds: 100)
+            try GtkFixture.setKeyboardLayout(["-layout", "us", "-variant", "intl"], deadAcute: true)
+            defer { GtkFixture.restoreKeyboardLayout() }
             try await GtkFixture.xdotool(["key", "dead_acute"])
-            try await GtkFixture.wait("the dead key's preedit") { composer.model.isComposing }
+            try await GtkFixture.settled(composer, "the dead key's preedit") { composer.model.isComposing }
             #expect(gtk_widget_get_sensitive(composer.sendButton) == 0, "no Send while composing")
             #expect(composer.model.text == "caf", "the buffer never holds preedit")
             try await GtkFixture.xdotool(["key", "e"])
-            try await GtkFixture.wait("é committed") { composer.model.text == "café" && !composer.model.isComposing }
+            try await GtkFixture.settled(composer, "é committed") {
+                composer.model.text == "café" && !composer.model.isComposing
+            }
             #expect(composer.trace.emitted.contains(.commit("é")))
             #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
-            // (Other tests type only letters and control keys, which intl leaves alone.)
-            try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us"])
         }
 
         @Test func readyComesAfterFocusThroughTheMainQueue() async throws {
@@ -112,15 +112,9 @@ extension GtkWindowSuites {
         }
 
         @Test func closuresAndReferencesAreReleasedWithTheWindow() async throws {
-            // Warm up once so lazily created GTK singletons do not count.
+            // Warm up once so lazily created GTK singletons do not count. Closing waits until
+            // the window is finalized, and the window's idles and timeouts end with it.
             GtkFixture.close(try await GtkFixture.composer().0)
-            // Short-lived sources (a re-report timeout, an idle) end by themselves: take the
-            // baseline once the count has held still for half a second.
-            var last = -1, since = Date()
-            try await GtkFixture.wait("the closure count to hold still") {
-                if liveClosureCount != last { last = liveClosureCount; since = Date() }
-                return Date().timeIntervalSince(since) > 0.5
-            }
             let baseline = liveClosureCount
             let finalized = FinalizeCounter()
             for _ in 0..<5 {
@@ -144,7 +138,7 @@ extension GtkWindowSuites {
         @Test func sentTextIsNeverMarkup() async throws {
             let markup = "<b>bold</b> &amp; <span foreground='red'>red</span>"
             let (composer, _) = try await GtkFixture.composer(
-                ComposerOptions(initialText: markup, profileDirectory: NSTemporaryDirectory()))
+                ComposerOptions(initialText: markup, profileDirectory: GtkFixture.newProfile()))
             defer { GtkFixture.close(composer) }
             composer.send()
             #expect(composer.sentMessagesShown == [markup])
@@ -202,8 +196,12 @@ extension GtkWindowSuites {
             defer { GtkFixture.close(composer) }
             try GtkFixture.xdotool.type("hi")
             try await GtkFixture.wait("hi in the model") { composer.model.text == "hi" }
+            var finalized = false
+            onFinalize(composer.window) { finalized = true }
             gtk_window_close(cast(composer.window))  // what the window manager's close asks for
-            MainLoop.iterate(until: { false }, timeoutMilliseconds: 50)
+            // Focus leaves while the window is torn down: wait until it is gone entirely.
+            try await GtkFixture.wait("the closed window to be finalized") { finalized }
+            #expect(composer.isWindowDestroyed)
             #expect(quit.count == 1)
             #expect(composer.trace.emitted.last == .exit(text: "hi", caret: 2, preedit: "", reason: .close))
             #expect(composer.trace.isFinished)
@@ -215,7 +213,7 @@ extension GtkWindowSuites {
             try GtkFixture.xdotool.type("bye")
             try await GtkFixture.wait("bye in the model") { composer.model.text == "bye" }
             try GtkFixture.xdotool.key(["ctrl+q"])
-            try await GtkFixture.wait("the exit event") { composer.eventNames.contains("exit") }
+            try await GtkFixture.settled(composer, "the exit event") { composer.eventNames.contains("exit") }
             composer.exit(reason: .close)  // a later close is not a second exit
             #expect(quit.count == 1)
             #expect(composer.trace.emitted.last == .exit(text: "bye", caret: 3, preedit: "", reason: .ctrlQ))

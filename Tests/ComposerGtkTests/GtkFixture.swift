@@ -30,16 +30,34 @@ enum GtkFixture {
         try Prerequisites.require(Prerequisites.x11)
         let session = try TestSession(name: "gtk-tests")
         _ = try Xvfb.start(in: session)
+        // A private session bus: without one GLib autolaunches a dbus-daemon (and GTK an
+        // accessibility bus) that outlive the test process.
+        _ = try DBusSession.start(in: session)
         setenv("DISPLAY", session.display!, 1)
+        setenv("DBUS_SESSION_BUS_ADDRESS", session.dbusAddress!, 1)
         setenv("GDK_BACKEND", "x11", 1)
         setenv("GTK_IM_MODULE", "gtk-im-context-simple", 1)
         setenv("GSETTINGS_BACKEND", "memory", 1)
         setenv("NO_AT_BRIDGE", "1", 1)
         guard gtk_init_check() != 0 else { throw HarnessError("gtk_init_check failed on \(session.display!)") }
         Self.session = session
+        var keys: UnsafeMutablePointer<GdkKeymapKey>?
+        var count: Int32 = 0
+        if gdk_display_map_keyval(gdk_display_get_default(), guint(GDK_KEY_apostrophe), &keys, &count) != 0, let keys {
+            apostropheKeycode = keys[0].keycode
+        }
+        g_free(keys)
         xdotool = XDoTool(session: session)
         stopAtExit = session
         atexit(stopSessionAtExit)
+    }
+
+    /// A new, empty profile directory for one composer (its recents file and whatever else
+    /// the app keeps), inside the fixture's session directory: no test sees another's
+    /// state, and nothing is left in /tmp.
+    static func newProfile() -> String {
+        try! start()
+        return makeDirectory(in: session!.directory, prefix: "profile")
     }
 
     /// Pumps the GLib loop (and lets main-queue work run) until `condition` holds.
@@ -50,6 +68,48 @@ enum GtkFixture {
             guard Date() < deadline else { throw HarnessError("timed out waiting for \(what)") }
             MainLoop.iterate(until: { false }, timeoutMilliseconds: 10)
             await Task.yield()
+        }
+    }
+
+    /// Waits until `condition` holds *and* input has settled: the settle that the last
+    /// handled event asked for has run, so everything a settle produces (counter, hint,
+    /// Trim, Send, overflow colour, completion, highlighting, the "text" event) is current.
+    /// Use it wherever a test asserts on what a settle produces.
+    static func settled(_ composer: ComposerController, _ what: String, timeoutMilliseconds: Int = 20_000,
+                        until condition: () -> Bool = { true }) async throws {
+        try await wait("\(what), settled", timeoutMilliseconds: timeoutMilliseconds) {
+            condition() && composer.isSettled
+        }
+    }
+
+    /// Switches the X keyboard layout (`setxkbmap ARGS`) and waits until GTK translates
+    /// with the new keymap: `deadAcute` says whether the apostrophe key now types dead_acute
+    /// (US international) or ' (US). Pair every change with `restoreKeyboardLayout()` in a
+    /// `defer`.
+    static func setKeyboardLayout(_ arguments: [String], deadAcute: Bool) throws {
+        try start()
+        try session!.runChecked("setxkbmap", arguments)
+        let expected = guint(deadAcute ? GDK_KEY_dead_acute : GDK_KEY_apostrophe)
+        let seen = MainLoop.iterate(until: { keyvalOfApostropheKey() == expected }, timeoutMilliseconds: 10_000)
+        guard seen else { throw HarnessError("GTK did not see the keymap of setxkbmap \(arguments)") }
+    }
+
+    /// The keycode of the key that types ' in the US layout (read once, at start).
+    private static var apostropheKeycode: guint = 0
+
+    /// What GTK's current keymap makes of the apostrophe key, unshifted.
+    private static func keyvalOfApostropheKey() -> guint {
+        var keyval: guint = 0
+        guard gdk_display_translate_key(gdk_display_get_default(), apostropheKeycode, GdkModifierType(rawValue: 0), 0,
+                                        &keyval, nil, nil, nil) != 0 else { return 0 }
+        return keyval
+    }
+
+    /// Back to the plain US layout every other test types with (for `defer`: records a
+    /// failure instead of throwing).
+    static func restoreKeyboardLayout() {
+        do { try setKeyboardLayout(["-layout", "us"], deadAcute: false) } catch {
+            Issue.record(error, "restoring the US keyboard layout")
         }
     }
 
@@ -74,12 +134,12 @@ enum GtkFixture {
     }
 
     /// A composer in a shown, focused window.
-    static func composer(_ options: ComposerOptions = ComposerOptions(profileDirectory: NSTemporaryDirectory()),
+    static func composer(_ options: ComposerOptions = ComposerOptions(profileDirectory: newProfile()),
                          directory: Directory = .empty, emoji: [EmojiEntry] = [])
         async throws -> (ComposerController, QuitRecorder) {
         try start()
         let quit = QuitRecorder()
-        let trace = try TraceWriter(path: NSTemporaryDirectory() + "gtk-test-\(UUID().uuidString).jsonl")
+        let trace = try TraceWriter(path: makeDirectory(in: session!.directory, prefix: "trace") + "/trace.jsonl")
         let composer = ComposerController(options: options, trace: trace, directory: directory, emoji: emoji) {
             quit.count += 1
         }
@@ -93,11 +153,24 @@ enum GtkFixture {
         return (composer, quit)
     }
 
-    /// Destroys the composer's window and waits until GTK has finished with it.
+    /// Destroys the composer's window and waits until GTK has finalized it (so the next
+    /// test starts with no window of this one left, and its sources are gone).
     static func close(_ composer: ComposerController) {
+        guard !composer.isWindowDestroyed else { return }  // closed by the test itself
+        var finalized = false
+        onFinalize(composer.window) { finalized = true }
         composer.destroy()  // the window pointer is gone after this: never touch it again
-        MainLoop.iterate(until: { false }, timeoutMilliseconds: 20)
+        if !MainLoop.iterate(until: { finalized }, timeoutMilliseconds: 20_000) {
+            Issue.record("the composer window was not finalized after it was destroyed")
+        }
     }
+}
+
+/// A new directory `<parent>/<prefix>-XXXXXX`.
+private func makeDirectory(in parent: URL, prefix: String) -> String {
+    var template = Array(parent.appendingPathComponent("\(prefix)-XXXXXX").path.utf8CString)
+    guard let made = mkdtemp(&template) else { fatalError("mkdtemp failed: errno \(errno)") }
+    return String(cString: made)
 }
 
 nonisolated(unsafe) private var stopAtExit: TestSession?

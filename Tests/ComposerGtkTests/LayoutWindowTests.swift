@@ -29,7 +29,7 @@ extension GtkWindowSuites {
 
         @Test func keyboardCompletionAndASixLineInputInASmallWindowKeepTheInputBarWhole() async throws {
             let text = (1...5).map { "line \($0)" }.joined(separator: "\n") + "\n@tana"
-            let options = ComposerOptions(initialText: text, profileDirectory: NSTemporaryDirectory(),
+            let options = ComposerOptions(initialText: text, profileDirectory: GtkFixture.newProfile(),
                                           simulatedKeyboardInset: 180)
             let (composer, _) = try await GtkFixture.composer(options, directory: Directory(people: Self.people, channels: []))
             defer { GtkFixture.close(composer) }
@@ -57,7 +57,7 @@ extension GtkWindowSuites {
         }
 
         @Test func theMessageListStaysPinnedWhenAtTheBottomAndKeepsItsPlaceOtherwise() async throws {
-            let options = ComposerOptions(profileDirectory: NSTemporaryDirectory(), simulatedKeyboardInset: 200)
+            let options = ComposerOptions(profileDirectory: GtkFixture.newProfile(), simulatedKeyboardInset: 200)
             let (composer, _) = try await GtkFixture.composer(options)
             defer { GtkFixture.close(composer) }
             let buffer = gtk_text_view_get_buffer(cast(composer.textView))
@@ -74,7 +74,9 @@ extension GtkWindowSuites {
             try await Self.relayoutSettled(composer)
             // Scrolled up by hand: the keyboard coming back leaves the position alone.
             composer.messageListScrollValue = 40
-            MainLoop.iterate(until: { false }, timeoutMilliseconds: 50)
+            try await GtkFixture.wait("the list scrolled up by hand") {
+                composer.messageListScrollValue == 40 && !composer.messageListShowsNewest
+            }
             composer.setSimulatedKeyboard(true)
             try await Self.relayoutSettled(composer)
             #expect(composer.messageListScrollValue == 40)
@@ -82,7 +84,7 @@ extension GtkWindowSuites {
         }
 
         @Test func caretToolbarMovesByGraphemeAndDisplayLineAndCollapsesSelections() async throws {
-            let options = ComposerOptions(initialText: "ab🇯🇵\nline two", caret: 4, profileDirectory: NSTemporaryDirectory())
+            let options = ComposerOptions(initialText: "ab🇯🇵\nline two", caret: 4, profileDirectory: GtkFixture.newProfile())
             let (composer, _) = try await GtkFixture.composer(options)
             defer { GtkFixture.close(composer) }
             composer.pressCaretButton(.left)
@@ -106,16 +108,21 @@ extension GtkWindowSuites {
         @Test func theTypingIndicatorFollowsTheSeededPeer() async throws {
             let directory = Directory(people: Self.people, channels: [])
             let peer = TypingPeer(seed: 7, directory: directory)
-            let start = try #require(peer.first { $0.kind == .typingStarted })
-            let options = ComposerOptions(profileDirectory: NSTemporaryDirectory(), peer: .seed(7))
+            #expect(peer.first { _ in true }?.kind == .typingStarted, "a peer starts by typing")
+            let options = ComposerOptions(profileDirectory: GtkFixture.newProfile(), peer: .seed(7))
             let (composer, _) = try await GtkFixture.composer(options, directory: directory)
             defer { GtkFixture.close(composer) }
-            let wait = Int(start.at.components.seconds) * 1000 + 5_000
-            try await GtkFixture.wait("the indicator", timeoutMilliseconds: wait) {
-                composer.typingIndicatorShown == "田中 太郎 is typing…"
-            }
+            // Played step by step instead of at their times: no test waits on the clock.
+            #expect(composer.typingIndicatorShown == nil)
+            #expect(composer.playPeerNow().map(\.kind) == [.typingStarted])
+            try await GtkFixture.wait("the indicator") { composer.typingIndicatorShown == "田中 太郎 is typing…" }
             try await Self.relayoutSettled(composer)
             #expect((composer.layout?.indicator ?? 0) > 0)
+            // The next step ends the typing (with a reply, or without).
+            #expect(composer.playPeerNow().first?.kind == .typingStopped)
+            try await GtkFixture.wait("the indicator gone") { composer.typingIndicatorShown == nil }
+            try await Self.relayoutSettled(composer)
+            #expect(composer.layout?.indicator == 0)
         }
 
         private func iter(_ composer: ComposerController, _ offset: Int) -> GtkTextIter {

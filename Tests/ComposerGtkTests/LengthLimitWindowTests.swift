@@ -13,13 +13,14 @@ extension GtkWindowSuites {
     @Suite(.serialized)
     struct LengthLimitWindowTests {
         static func options(_ text: String, limit: Int, mode: LengthLimit.Mode = .soft) -> ComposerOptions {
-            ComposerOptions(initialText: text, profileDirectory: NSTemporaryDirectory(),
+            ComposerOptions(initialText: text, profileDirectory: GtkFixture.newProfile(),
                             limit: LengthLimit(limit: limit, mode: mode))
         }
 
         @Test func softModeColoursTheOverflowAndRefusesToSend() async throws {
             let (composer, _) = try await GtkFixture.composer(Self.options("hello world", limit: 5))
             defer { GtkFixture.close(composer) }
+            try await GtkFixture.settled(composer, "the start")
             #expect(composer.overflowTaggedRanges == [5..<11])
             #expect(composer.counterText == "\u{2212}6")
             #expect(composer.counterClasses.contains("error"))
@@ -36,8 +37,10 @@ extension GtkWindowSuites {
             try GtkFixture.xdotool.type("!")
             try await GtkFixture.wait("the longer overflow") { composer.overflowTaggedRanges == [5..<12] }
             try GtkFixture.xdotool.key(Array(repeating: "BackSpace", count: 7))
-            try await GtkFixture.wait("back under the limit") { composer.model.text == "hello" }
-            try await GtkFixture.wait("no overflow") { composer.overflowTaggedRanges.isEmpty }
+            // Deleting the coloured text removes its tags at once; the counter, the hint, Trim
+            // and Send follow at the settle after the last BackSpace.
+            try await GtkFixture.settled(composer, "back under the limit") { composer.model.text == "hello" }
+            #expect(composer.overflowTaggedRanges.isEmpty)
             #expect(composer.counterText == "0")
             #expect(composer.limitHintShown == nil)
             #expect(!composer.trimButtonShown)
@@ -65,7 +68,7 @@ extension GtkWindowSuites {
             defer { GtkFixture.close(composer) }
             gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), "1234567")
             try GtkFixture.xdotool.key(["ctrl+v"])
-            try await GtkFixture.wait("the cut paste") { composer.model.text == "ab123" }
+            try await GtkFixture.settled(composer, "the cut paste") { composer.model.text == "ab123" }
             #expect(composer.model.selection.caret == 5, "the caret goes right after the kept part")
             #expect(composer.trace.emitted.contains(.limit(removed: "4567", at: 5)))
             // Undo the cut: the text comes back in one step, is not cut again, shows as overflow.
@@ -78,11 +81,10 @@ extension GtkWindowSuites {
         @Test func whileComposingTheCounterIsProvisionalAndNothingIsCut() async throws {
             let (composer, _) = try await GtkFixture.composer(Self.options("caf", limit: 3, mode: .hard))
             defer { GtkFixture.close(composer) }
-            try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us", "-variant", "intl"])
-            MainLoop.iterate(until: { false }, timeoutMilliseconds: 100)
+            try GtkFixture.setKeyboardLayout(["-layout", "us", "-variant", "intl"], deadAcute: true)
+            defer { GtkFixture.restoreKeyboardLayout() }
             try await GtkFixture.xdotool(["key", "dead_acute"])
-            try await GtkFixture.wait("the dead key's preedit") { composer.model.isComposing }
-            composer.settleNow()
+            try await GtkFixture.settled(composer, "the dead key's preedit") { composer.model.isComposing }
             #expect(composer.counterClasses.contains("provisional"))
             #expect(composer.counterText == "\u{2212}1", "the preedit ´ counts, provisionally")
             #expect(composer.model.text == "caf")
@@ -92,8 +94,8 @@ extension GtkWindowSuites {
                 composer.trace.emitted.contains(.limit(removed: "é", at: 3))
             }
             #expect(composer.model.text == "caf")
+            try await GtkFixture.settled(composer, "the cut settled")
             #expect(!composer.counterClasses.contains("provisional"))
-            try await GtkFixture.run("/usr/bin/setxkbmap", ["-layout", "us"])
         }
     }
 }

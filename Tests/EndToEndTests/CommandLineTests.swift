@@ -7,14 +7,15 @@ import TestHarness
 @Suite struct CommandLineTests {
     struct Outcome { let status: Int32; let stderr: String; let stdout: String }
 
+    /// Runs the app with a private HOME and XDG directories (its default profile is under
+    /// them, never the real user's) and no display: these must fail before GTK is touched.
     func run(_ arguments: [String]) throws -> Outcome {
+        let session = try TestSession(name: "cli")
+        defer { session.stop() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try ComposerBinary.path)
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = nil  // these must fail before GTK is touched
-        environment["WAYLAND_DISPLAY"] = nil
-        process.environment = environment
+        process.environment = session.environment
         let errors = Pipe(), output = Pipe()
         process.standardError = errors
         process.standardOutput = output
@@ -50,7 +51,7 @@ import TestHarness
     }
 
     @Test func anUnwritableTraceIsAClearErrorNamingThePath() throws {
-        let outcome = try run(["--trace", "/nonexistent-dir/trace.jsonl", "--profile", NSTemporaryDirectory()])
+        let outcome = try run(["--trace", "/nonexistent-dir/trace.jsonl"])
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("/nonexistent-dir/trace.jsonl"), "\(outcome.stderr)")
     }
