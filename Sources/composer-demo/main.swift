@@ -56,7 +56,12 @@ func run(_ step: inout Step, keys: [String], convert: [String], in cs: ComposerS
     try cs.screenshotWindow(to: outDirectory.appendingPathComponent(screenshots.sent))
 }
 
-do {
+/// The demo's session is stopped on every way out: the end of `runDemo` (success or a
+/// thrown error, through its `defer`) and Ctrl+C or SIGTERM (TestSession's handler, also
+/// while the session is still being set up). `exit()` skips `defer`: the demo ends through
+/// `TestSession.exitProcess` once the session is stopped.
+/// Runs the demo and returns the app's exit status; the session is stopped on return.
+func runDemo() throws -> Int32 {
     try FileManager.default.createDirectory(at: outDirectory, withIntermediateDirectories: true)
     say("starting a private Xvfb + D-Bus + IBus session (ibus-anthy, ibus-hangul)…")
     let cs = try ComposerSession(.ibusAnthy, arguments: ["--profile", outDirectory.appendingPathComponent("profile").path],
@@ -104,8 +109,13 @@ do {
     converted (kept out of the text, recorded in the exit event) after \(events) trace events. \
     Screenshots (1-5, PNG) and the trace (trace.jsonl, see docs/trace.md) are in \(path)/.
     """)
-    exit(status == 0 ? 0 : 1)
+    return status
+}
+
+do {
+    let status = try runDemo()
+    TestSession.exitProcess(status == 0 ? 0 : 1)
 } catch {
     say("failed: \(error)")
-    exit(1)
+    TestSession.exitProcess(1)
 }

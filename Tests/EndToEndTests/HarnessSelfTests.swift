@@ -196,10 +196,37 @@ struct HarnessSelfTests {
             try session.launch("nope", executable: "definitely-not-installed-tool")
         }
         #expect(missing?.description.contains("scripts/install-deps.sh") == true)
-        #expect(session.failed, "a harness error keeps the session directory for inspection")
-        session.failed = false  // provoked on purpose: let stop() clean up
+        #expect(session.failed, "a harness error marks the session failed (its logs are saved)")
+        session.failed = false  // provoked on purpose: no logs to keep
         session.stop()
         #expect(!FileManager.default.fileExists(atPath: session.directory.path))
+    }
+
+    /// A failing session leaves nothing behind either: not its processes (also one that left
+    /// the process group, as D-Bus activated services do), not its directory; its logs are
+    /// kept under .build/harness-failures for reading the failure.
+    @Test(.timeLimit(.minutes(1)))
+    func aFailedSessionStopsEverythingAndRemovesItsDirectory() throws {
+        let session = try TestSession(name: "self-failed")
+        defer { session.stop() }
+        _ = try session.launch("sleeper", executable: "sleep", arguments: ["60"])
+        // A grandchild in its own session and process group: only the marker finds it.
+        let escaped = try session.launch("escaper", executable: "sh",
+                                         arguments: ["-c", "setsid sleep 61 & echo started; wait"])
+        try Wait.until("the escaped sleeper", timeout: .seconds(10)) {
+            processesCarrying(marker: session.id).count >= 3 ? true : nil
+        }
+        _ = escaped
+        _ = session.failure("provoked")
+        session.stop()
+        #expect(processesCarrying(marker: session.id).isEmpty, "processes of a failed session survived it")
+        #expect(!FileManager.default.fileExists(atPath: session.directory.path), "the failed session's directory is left")
+        let logs = TestSession.failureArtifacts.appendingPathComponent(session.id)
+        if FileManager.default.fileExists(atPath: TestSession.failureArtifacts.deletingLastPathComponent().path) {
+            let kept = (try? FileManager.default.contentsOfDirectory(atPath: logs.path)) ?? []
+            #expect(kept.contains { $0.hasPrefix("sleeper") }, "the logs are kept at \(logs.path): \(kept)")
+            try? FileManager.default.removeItem(at: logs)
+        }
     }
 }
 

@@ -14,14 +14,13 @@ struct HeadlessDemoTests {
             .appendingPathComponent("composer-demo")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
+        let temporary = try PrivateTemporaryDirectory()
+        defer { temporary.remove() }
 
         let process = Process()
         process.executableURL = demo
         process.arguments = [out.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = nil
-        environment["WAYLAND_DISPLAY"] = nil
-        process.environment = environment
+        process.environment = temporary.environment
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -50,5 +49,80 @@ struct HeadlessDemoTests {
 
         #expect(summary.contains("안녕하세요") && summary.contains(sends.first ?? "?"), "\(summary)")
         #expect(summary.contains(out.path), "the summary says where the files are: \(summary)")
+
+        // Nothing outlives the demo: not its X server, buses, accessibility bus or input
+        // method, not its session folder.
+        try temporary.expectNothingLeft()
     }
+
+    /// Ctrl+C in the middle of the demo stops its whole session too.
+    @Test(.timeLimit(.minutes(2)))
+    func ctrlCStopsTheDemosSessionAndRemovesItsFolder() throws {
+        let demo = URL(fileURLWithPath: try ComposerBinary.path).deletingLastPathComponent()
+            .appendingPathComponent("composer-demo")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let temporary = try PrivateTemporaryDirectory()
+        defer { temporary.remove() }
+        let process = Process()
+        process.executableURL = demo
+        process.arguments = [out.path]
+        process.environment = temporary.environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Once the input method is up the session has its X server, bus and IBus running.
+        try Wait.until("the demo's ibus-daemon", timeout: .seconds(60)) {
+            temporary.processes().contains { $0.name.hasPrefix("ibus-daemon") } ? true : nil
+        }
+        process.interrupt()  // SIGINT, as Ctrl+C in a terminal
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + SIGINT, "status \(process.terminationStatus)")
+        try temporary.expectNothingLeft()
+    }
+}
+
+/// A `TMPDIR` of one's own for a child that starts test sessions: afterwards, every process
+/// whose environment points into it and every folder left in it is something that child
+/// failed to clean up.
+struct PrivateTemporaryDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/ime-tmpdir-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed: errno \(errno)") }
+        path = String(cString: made)
+    }
+
+    /// The test's environment without a display, with TMPDIR here.
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["TMPDIR"] = path
+        return environment
+    }
+
+    /// Live processes (not zombies) whose environment mentions this directory.
+    func processes() -> [(pid: Int32, name: String)] {
+        let needle = Array(path.utf8)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> (Int32, String)? in
+            guard let pid = Int32(entry), pid != getpid(),
+                  let data = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
+                  data.split(separator: 0).contains(where: { $0.firstRange(of: needle) != nil }) else { return nil }
+            let name = (try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8)) ?? "?"
+            return (pid, name.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+
+    func expectNothingLeft(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let left = processes()
+        #expect(left.isEmpty, "processes left running: \(left)", sourceLocation: sourceLocation)
+        for process in left { kill(process.pid, SIGKILL) }
+        let folders = try FileManager.default.contentsOfDirectory(atPath: path)
+        #expect(folders.isEmpty, "left in TMPDIR: \(folders)", sourceLocation: sourceLocation)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,8 +12,10 @@ import Glibc
 ///
 /// `stop()` kills everything it started, in reverse order (then any leftover descendant that
 /// still carries this session's marker variable), and is safe to call more than once.
-/// The directory is removed by `stop()` unless a harness error was raised for this session,
-/// `keepArtifacts` is true, or IME_HARNESS_KEEP=1 is set in the test's environment.
+/// The directory (under `$TMPDIR`, default /tmp) is always removed by `stop()`, unless
+/// `keepArtifacts` is true or IME_HARNESS_KEEP=1 is set: nothing is left in /tmp, on
+/// success or failure. When a harness error was raised for the session, its logs are first
+/// copied to `.build/harness-failures/<id>/` (if the working directory has a `.build`).
 public final class TestSession: @unchecked Sendable {
     public let id: String
     public let directory: URL
@@ -39,7 +42,7 @@ public final class TestSession: @unchecked Sendable {
 
     public init(name: String = "session") throws {
         let safe = String(name.map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(24))
-        var template = Array("/tmp/ime-harness-\(safe)-XXXXXX".utf8CString)
+        var template = Array("\(Self.temporaryRoot)/ime-harness-\(safe)-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw HarnessError("mkdtemp failed: errno \(errno)")
         }
@@ -56,9 +59,58 @@ public final class TestSession: @unchecked Sendable {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         }
+        Self.registry.withLock { $0[ObjectIdentifier(self)] = WeakSession(session: self) }
+        _ = Self.interruptHandlers
     }
 
-    deinit { stop() }
+    private struct WeakSession { weak var session: TestSession? }
+    private static let registry = Mutex<[ObjectIdentifier: WeakSession]>([:])
+
+    /// Stops every session of this process that is still running: for a Ctrl+C or SIGTERM
+    /// handler, which cannot know which sessions are half-way through being set up.
+    public static func stopAll() {
+        let live = registry.withLock { sessions in sessions.values.compactMap(\.session) }
+        for session in live { session.stop() }
+    }
+
+    /// Held by whoever ends the process: the interrupt handler stopping the sessions must
+    /// not be cut short by the main thread exiting meanwhile.
+    private static let exitLock = NSLock()
+
+    /// Ends the process with `status`, after an interrupt handler that is stopping the
+    /// sessions has finished (use instead of `exit` in programs that run sessions).
+    public static func exitProcess(_ status: Int32) -> Never {
+        exitLock.lock()
+        exit(status)
+    }
+
+    /// Ctrl+C (SIGINT) and SIGTERM stop every live session, then end the process with
+    /// 128 + the signal: its children run in process groups of their own, so the terminal's
+    /// Ctrl+C never reaches them. Installed with the first session of a process.
+    nonisolated(unsafe) private static let interruptHandlers: [DispatchSourceSignal] = [SIGINT, SIGTERM].map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler {
+            exitLock.lock()
+            FileHandle.standardError.write(Data("interrupted: stopping the test sessions\n".utf8))
+            stopAll()
+            exit(128 + number)
+        }
+        source.resume()
+        return source
+    }
+
+    deinit {
+        stop()
+        let key = ObjectIdentifier(self)
+        Self.registry.withLock { _ = $0.removeValue(forKey: key) }
+    }
+
+    /// `$TMPDIR` when set (a test can give a run its own, and then check it is empty), else /tmp.
+    static var temporaryRoot: String {
+        let root = ProcessInfo.processInfo.environment["TMPDIR"] ?? ""
+        return root.isEmpty ? "/tmp" : (root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root)
+    }
 
     // MARK: state
 
@@ -189,7 +241,7 @@ public final class TestSession: @unchecked Sendable {
     /// Records a failure (keeps the session directory) and returns the error to throw.
     public func failure(_ message: String) -> HarnessError {
         markFailed()
-        return HarnessError(message + "\n(session directory: \(directory.path))")
+        return HarnessError(message + "\n(session logs: \(Self.failureArtifacts.appendingPathComponent(id).path))")
     }
 
     /// Stops everything this session started, newest first; idempotent.
@@ -205,9 +257,27 @@ public final class TestSession: @unchecked Sendable {
         for hook in hooks.reversed() { hook() }
         for p in procs.reversed() { p.stop() }
         killStragglers()
-        if !keepArtifacts && !failed {
+        if failed { saveLogs() }
+        if !keepArtifacts {
             try? FileManager.default.removeItem(at: directory)
         }
+    }
+
+    /// Where the logs of failed sessions are kept: inside the build directory, not /tmp.
+    public static var failureArtifacts: URL {
+        URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            .appendingPathComponent(".build/harness-failures", isDirectory: true)
+    }
+
+    /// Copies the session's logs (children's stdout/stderr) next to the build, for a
+    /// failure to be read after its session directory is gone.
+    private func saveLogs() {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: Self.failureArtifacts.deletingLastPathComponent().path) else { return }
+        let target = Self.failureArtifacts.appendingPathComponent(id, isDirectory: true)
+        try? fm.createDirectory(at: Self.failureArtifacts, withIntermediateDirectories: true)
+        try? fm.removeItem(at: target)
+        try? fm.copyItem(at: logDirectory, to: target)
     }
 
     /// SIGKILLs any process whose environment carries this session's marker (descendants

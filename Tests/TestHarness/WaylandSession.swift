@@ -89,7 +89,7 @@ public final class WaylandSession: @unchecked Sendable {
         } catch {
             session.markFailed()
             session.stop()
-            throw HarnessError("\(error)\n(session directory kept: \(session.directory.path))")
+            throw HarnessError("\(error)\n(session logs: \(TestSession.failureArtifacts.appendingPathComponent(session.id).path))")
         }
     }
 
@@ -564,8 +564,9 @@ public final class WaylandSession: @unchecked Sendable {
     }
 
     /// Stops the app (SIGTERM: its trace ends with `exit`), squeekboard, sway and the bus,
-    /// and anything they left behind; removes the session directory unless a harness error
-    /// was reported (or IME_HARNESS_KEEP=1). Idempotent.
+    /// and anything they left behind; removes the session directory (its logs are kept
+    /// under .build when a harness error was reported; IME_HARNESS_KEEP=1 keeps it all).
+    /// Idempotent.
     public func stop() {
         let first = lock.withLock { () -> Bool in
             defer { stopped = true }
