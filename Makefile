@@ -1,7 +1,8 @@
 # ime-composer — build, test and run.
 #   make deps    install the Debian packages (scripts/install-deps.sh; no-op when complete)
 #   make build   swift build
-#   make test    deps + build + build tests + run every suite (Swift Testing); ends with a summary
+#   make test    deps + build + build tests (a compiler warning in our sources fails it) + run every
+#                suite (Swift Testing; a GLib warning or critical in the output fails it); a summary
 #   make run     deps + build + run the app; with no display, the headless demo (out/demo/)
 #   make bench   completion benchmark (release build): 100,000 people, ours vs GtkSourceView
 #   make clean   remove build products
@@ -15,6 +16,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 BIN := .build/debug/ime-composer
 TEST_LOG := .build/make-test.log
+BUILD_LOG := .build/make-build.log
 # Extra arguments: make run ARGS='--text hello --caret 2'
 ARGS ?=
 # Extra arguments for `swift test`, e.g. make test TEST_ARGS='--filter HarnessSelfTests'.
@@ -50,24 +52,36 @@ deps:
 build:
 	$(SWIFT) build
 
-test: deps build
+test: deps
 	@mkdir -p .build; \
 	status=0; stage="swift build --build-tests"; \
 	echo "+ $(SWIFT) build --build-tests"; \
-	$(SWIFT) build --build-tests || status=$$?; \
+	set -o pipefail; \
+	$(SWIFT) build --build-tests 2>&1 | tee $(BUILD_LOG) || status=$$?; \
+	if [ $$status -eq 0 ]; then \
+	  warnings=$$(grep -E "^$(CURDIR)/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:|warning: .*unhandled" $(BUILD_LOG) | sort -u); \
+	  if [ -n "$$warnings" ]; then \
+	    stage="the build (compiler warnings in our sources)"; status=1; \
+	    echo; echo "Compiler warnings in the project's own sources fail the build:"; echo "$$warnings"; \
+	  fi; \
+	fi; \
 	if [ $$status -eq 0 ]; then \
 	  stage="swift test"; \
 	  echo "+ $(SWIFT) test $(TEST_ARGS)"; \
-	  set -o pipefail; \
 	  $(SWIFT) test $(TEST_ARGS) 2>&1 | tee $(TEST_LOG) || status=$$?; \
 	fi; \
 	echo; \
 	echo "==================== make test: summary ===================="; \
 	if [ -f $(TEST_LOG) ] && [ "$$stage" = "swift test" ]; then \
-	  grep -E '^(✔|✘|􁁛|􀢄).*Test run with' $(TEST_LOG) | tail -n 1 | sed 's/^/Swift Testing: /' || true; \
+	  grep -E '^(✔|✘|━|􁁛|􀢄).*Test run with' $(TEST_LOG) | tail -n 1 | sed 's/^/Swift Testing: /' || true; \
 	  grep -E 'Executed [0-9]+ tests?' $(TEST_LOG) | tail -n 1 | sed 's/^[[:space:]]*/XCTest:        /' || true; \
 	  failed=$$(grep -E '^(✘|􀢄) Test .*(failed|recorded an issue)' $(TEST_LOG) | grep -v 'Test run with' | sed -E 's/ (failed|recorded an issue).*//; s/^(✘|􀢄) Test /  - /' | sort -u); \
 	  if [ -n "$$failed" ]; then echo "Failing tests:"; echo "$$failed" | head -n 30; fi; \
+	  problems=$$(grep -E -- '-(CRITICAL|WARNING) \*\*' $(TEST_LOG) | head -n 10); \
+	  if [ -n "$$problems" ]; then \
+	    echo "GLib warnings or criticals in the output (each one is a bug):"; echo "$$problems"; \
+	    [ $$status -ne 0 ] || { status=1; stage="the test output (GLib warnings or criticals)"; }; \
+	  fi; \
 	  echo "Full log: $(TEST_LOG)"; \
 	fi; \
 	if [ $$status -eq 0 ]; then \

@@ -15,6 +15,11 @@ static inline const char *cgtk_type_name_of(gpointer instance) {
     return G_OBJECT_TYPE_NAME(instance);
 }
 
+/// g_log at CRITICAL level (g_critical is a variadic macro): for testing the harness.
+static inline void cgtk_log_critical(const char *domain, const char *message) {
+    g_log(domain, G_LOG_LEVEL_CRITICAL, "%s", message);
+}
+
 /// Whether `instance` is of `type` or a subtype (G_TYPE_CHECK_INSTANCE_TYPE is a macro).
 static inline gboolean cgtk_is_a(gpointer instance, GType type) {
     return instance != NULL && G_TYPE_CHECK_INSTANCE_TYPE(instance, type);

@@ -135,6 +135,39 @@ extension GtkWindowSuites {
             }
         }
 
+        /// Fifty windows opened and closed in one process, as a session that reopens its
+        /// composer would: every widget of every window is finalized, the closure boxes go
+        /// back to where they were, and (through the fixture) no GLib critical or warning.
+        @Test func fiftyWindowsOpenedAndClosedLeaveNothingBehind() async throws {
+            GtkFixture.close(try await GtkFixture.composer().0)  // warm-up: GTK's own singletons
+            let baseline = liveClosureCount
+            let finalized = FinalizeCounter()
+            var watched = 0
+            for round in 0..<50 {
+                let (composer, _) = try await GtkFixture.composer(
+                    ComposerOptions(initialText: "round \(round) @tana", profileDirectory: GtkFixture.newProfile(),
+                                    simulatedKeyboardInset: 120),
+                    directory: Directory(people: LayoutWindowTests.people, channels: []))
+                composer.setSimulatedKeyboard(round.isMultiple(of: 2))
+                try GtkFixture.xdotool.type("x")
+                try await GtkFixture.settled(composer, "round \(round)'s key") { composer.model.text.hasSuffix("x") }
+                for widget in widgetTree(composer.window) {
+                    finalized.watch(widget)
+                    watched += 1
+                }
+                GtkFixture.close(composer)
+            }
+            do {
+                try await GtkFixture.wait("all \(watched) widgets of 50 windows to be finalized") { finalized.count == watched }
+            } catch {
+                Issue.record("still alive: \(Dictionary(grouping: finalized.alive, by: { $0 }).mapValues(\.count))")
+                throw error
+            }
+            try await GtkFixture.wait("the closure boxes back to \(baseline) (now \(liveClosureCount))") {
+                liveClosureCount <= baseline
+            }
+        }
+
         @Test func sentTextIsNeverMarkup() async throws {
             let markup = "<b>bold</b> &amp; <span foreground='red'>red</span>"
             let (composer, _) = try await GtkFixture.composer(
@@ -224,10 +257,34 @@ extension GtkWindowSuites {
     }
 }
 
+/// `root` and every widget below it that belongs to it. Not GTK's tooltip window: there is
+/// one per display, which GTK re-parents to whichever window last had a tooltip and keeps
+/// alive (with its box, label and image) for the next one.
+@MainActor
+func widgetTree(_ root: UnsafeMutablePointer<GtkWidget>) -> [UnsafeMutablePointer<GtkWidget>] {
+    var widgets = [root]
+    var child = gtk_widget_get_first_child(root)
+    while let current = child {
+        if String(cString: cgtk_type_name_of(current)) != "GtkTooltipWindow" { widgets += widgetTree(current) }
+        child = gtk_widget_get_next_sibling(current)
+    }
+    return widgets
+}
+
 /// Counts finalized GObjects (through weak references).
 final class FinalizeCounter {
     private(set) var count = 0
+    /// Type names of the watched objects not finalized yet (for a failure's message).
+    private var live: [Int: String] = [:]
+    private var next = 0
+    var alive: [String] { live.values.sorted() }
     func watch(_ object: UnsafeMutableRawPointer) {
-        onFinalize(object) { [self] in count += 1 }
+        let key = next
+        next += 1
+        live[key] = String(cString: cgtk_type_name_of(object))
+        onFinalize(object) { [self] in
+            count += 1
+            live[key] = nil
+        }
     }
 }

@@ -30,7 +30,7 @@ struct DeleteSurroundingEndToEndTests {
             let engine = try session.launch("scripted-engine", executable: "/usr/bin/python3",
                                             arguments: [Self.engineScript],
                                             environment: ["IBUS_ADDRESS": address])
-            try Wait.until("the scripted engine to register", timeout: .seconds(20),
+            _ = try Wait.until("the scripted engine to register", timeout: .seconds(20),
                            diagnostics: { engine.diagnostics() },
                            failFast: { if !engine.isRunning { throw HarnessError("engine died\n" + engine.diagnostics()) } }) {
                 engine.stdout.contains("registered") ? true : nil
@@ -42,7 +42,8 @@ struct DeleteSurroundingEndToEndTests {
             let app = try session.launch("ime-composer", executable: try ComposerBinary.path,
                                          arguments: ["--trace", traceURL.path, "--text", start,
                                                      "--profile", session.dataHome.path],
-                                         environment: ["GTK_IM_MODULE": "ibus", "GDK_BACKEND": "x11"])
+                                         environment: ["GTK_IM_MODULE": "ibus", "GDK_BACKEND": "x11",
+                                                       "G_DEBUG": ComposerSession.fatalGLibProblems])
             let trace = TraceLog(url: traceURL, watching: app)
             let xdotool = XDoTool(session: session)
             try xdotool.focus(try xdotool.waitForWindow(pid: app.pid, name: "IME Composer", process: app))

@@ -1,0 +1,62 @@
+import CGtk
+
+/// One message GLib (or GTK, Pango, IBus…) logged at WARNING level or worse.
+public struct GLibProblem: Sendable, CustomStringConvertible {
+    public enum Level: String, Sendable { case warning = "WARNING", critical = "CRITICAL", error = "ERROR" }
+    public let level: Level
+    /// The log domain ("Gtk", "GLib-GObject", "IBUS"…), empty when none was given.
+    public let domain: String
+    public let message: String
+
+    /// In words: `a critical from Gtk: message` (not GLib's own `Gtk-CRITICAL **` form,
+    /// which a clean run's output must not contain).
+    public var description: String {
+        "a \(level.rawValue.lowercased())\(domain.isEmpty ? "" : " from " + domain): \(message)"
+    }
+}
+
+/// GLib's structured log writer, with warnings and criticals handed to a Swift closure.
+///
+/// Why: GNOME's `g_test_init` makes warnings and criticals fatal in test programs, because
+/// each one is a bug (a critical is a failed precondition: the call it guards did
+/// nothing). A test harness installs this to fail the test that caused one, with its
+/// message. What the closure does not swallow is written by GLib's default writer.
+public enum GLibLog {
+    nonisolated(unsafe) fileprivate static var onProblem: ((GLibProblem) -> Bool)?
+
+    /// Installs the writer (GLib allows one per process: call once, before logging starts).
+    /// `body` returns whether GLib should still print the message (false for one a test
+    /// provoked on purpose).
+    public static func reportProblems(_ body: @escaping (GLibProblem) -> Bool) {
+        onProblem = body
+        g_log_set_writer_func({ levels, fields, count, _ in
+            if let level = GLibLog.problemLevel(levels), let fields, let report = GLibLog.onProblem {
+                var domain = "", message = ""
+                for index in 0..<Int(count) {
+                    let field = fields[index]
+                    guard let key = field.key, let value = field.value, field.length < 0 else { continue }
+                    switch String(cString: key) {
+                    case "GLIB_DOMAIN": domain = String(cString: value.assumingMemoryBound(to: CChar.self))
+                    case "MESSAGE": message = String(cString: value.assumingMemoryBound(to: CChar.self))
+                    default: break
+                    }
+                }
+                if !report(GLibProblem(level: level, domain: domain, message: message)) { return G_LOG_WRITER_HANDLED }
+            }
+            return g_log_writer_default(levels, fields, count, nil)
+        }, nil, nil)
+    }
+
+    fileprivate static func problemLevel(_ levels: GLogLevelFlags) -> GLibProblem.Level? {
+        let raw = levels.rawValue
+        if raw & G_LOG_LEVEL_ERROR.rawValue != 0 { return .error }
+        if raw & G_LOG_LEVEL_CRITICAL.rawValue != 0 { return .critical }
+        if raw & G_LOG_LEVEL_WARNING.rawValue != 0 { return .warning }
+        return nil
+    }
+
+    /// Logs `message` at CRITICAL level in `domain` (for testing the harness itself).
+    public static func critical(_ message: String, domain: String = "ime-composer") {
+        cgtk_log_critical(domain, message)
+    }
+}
