@@ -20,6 +20,7 @@ public enum ComposerApplication {
             FileHandle.standardError.write(Data("ime-composer: \(error)\n".utf8))
             return 1
         }
+        watchGLibProblems()
         let directory = loadDirectory(options.dataDirectory)
         let emoji = loadEmoji(options.dataDirectory)
         MainLoop.drainDispatchMainQueue()
@@ -55,6 +56,25 @@ public enum ComposerApplication {
         controller = nil
         g_object_unref(app.rawPointer)
         return status
+    }
+
+    /// Set (to anything) in the environment, a GLib warning or critical ends the app at
+    /// once, as `g_test_init` does in GNOME's tests: the end-to-end tests run it so.
+    public static let fatalProblemsVariable = "IME_COMPOSER_FATAL_WARNINGS"
+
+    /// GLib's warnings and criticals are printed as usual, except the exact upstream ones of
+    /// `UpstreamProblem.known` (each a GTK bug we cannot fix here). With
+    /// `IME_COMPOSER_FATAL_WARNINGS` set, any other one aborts the app.
+    static func watchGLibProblems() {
+        let fatal = ProcessInfo.processInfo.environment[fatalProblemsVariable] != nil
+        GLibLog.reportProblems { problem in
+            guard !UpstreamProblem.isKnown(problem) else { return false }
+            if fatal {
+                FileHandle.standardError.write(Data("ime-composer: fatal GLib problem (\(fatalProblemsVariable)): \(problem)\n".utf8))
+                abort()
+            }
+            return true
+        }
     }
 
     /// Most problems printed at startup; the rest are counted, not listed.

@@ -42,7 +42,7 @@ enum GtkFixture {
         // As g_test_init does for GNOME's tests: a GLib warning or critical is a bug, so it
         // fails the test during which it was logged.
         GLibLog.reportProblems { problem in
-            guard !upstreamProblems.contains(where: { problem.message.contains($0) }) else { return true }
+            guard !UpstreamProblem.isKnown(problem) else { return false }
             Issue.record("GLib logged \(problem)")
             return !provokingProblems
         }
@@ -175,10 +175,6 @@ enum GtkFixture {
         }
     }
 }
-
-/// Warnings and criticals that come from upstream bugs we cannot fix on our side, each with
-/// the bug it is: only these exact messages are let through. None is known today.
-private let upstreamProblems: [String] = []
 
 /// A new directory `<parent>/<prefix>-XXXXXX`.
 private func makeDirectory(in parent: URL, prefix: String) -> String {

@@ -5,7 +5,8 @@ import TestHarness
 
 /// A long typing session through the real app, with GLib warnings and criticals fatal
 /// (ComposerSession runs it with G_DEBUG=fatal-warnings): thousands of keys, completion
-/// lists opening and closing, the overflow colour and its trim, twenty sends. The app must
+/// lists opening and closing, the overflow colour and its trim, an input grown past six
+/// lines, twenty sends (the message list scrolls). The app must
 /// end it with exit status 0 and nothing on stderr but its own lines.
 @Suite(.serialized)
 struct CleanRunEndToEndTests {
@@ -23,6 +24,8 @@ struct CleanRunEndToEndTests {
             for phrase in phrases {
                 try xdotool.type(phrase)
                 keys += phrase.count
+                // Line breaks: the input grows to six lines, then scrolls.
+                if round.isMultiple(of: 3) { try xdotool.key(["shift+Return"]); keys += 1 }
             }
             if round.isMultiple(of: 5) {
                 // Past the limit of 200: coloured, refused, then trimmed in one step.
@@ -43,7 +46,7 @@ struct CleanRunEndToEndTests {
         }
         #expect(keys > 1_500, "a long session: \(keys) keys")
         #expect(trace.events(named: "send").count == 20)
-        #expect(try cs.terminateApp() == 0, "the app survived the session\n" + cs.app.diagnostics())
+        #expect(try cs.terminateApp() == 0, "the app survived the session\n\(cs.app.diagnostics())")
         let stderr = cs.app.stderr
         #expect(!stderr.contains("WARNING") && !stderr.contains("CRITICAL"), "stderr: \(stderr)")
         #expect(try trace.schemaViolations() == [])

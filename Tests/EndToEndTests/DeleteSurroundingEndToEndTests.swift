@@ -42,8 +42,8 @@ struct DeleteSurroundingEndToEndTests {
             let app = try session.launch("ime-composer", executable: try ComposerBinary.path,
                                          arguments: ["--trace", traceURL.path, "--text", start,
                                                      "--profile", session.dataHome.path],
-                                         environment: ["GTK_IM_MODULE": "ibus", "GDK_BACKEND": "x11",
-                                                       "G_DEBUG": ComposerSession.fatalGLibProblems])
+                                         environment: ["GTK_IM_MODULE": "ibus", "GDK_BACKEND": "x11"]
+                                            .merging(ComposerSession.fatalGLibProblems) { _, fatal in fatal })
             let trace = TraceLog(url: traceURL, watching: app)
             let xdotool = XDoTool(session: session)
             try xdotool.focus(try xdotool.waitForWindow(pid: app.pid, name: "IME Composer", process: app))

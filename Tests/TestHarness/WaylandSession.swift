@@ -200,7 +200,7 @@ public final class WaylandSession: @unchecked Sendable {
         var env = client
         env["GDK_BACKEND"] = "wayland"
         env["GTK_IM_MODULE"] = "wayland"
-        env["G_DEBUG"] = ComposerSession.fatalGLibProblems
+        env.merge(ComposerSession.fatalGLibProblems) { _, fatal in fatal }
         env.merge(appEnvironment) { _, new in new }
         let traceURL = session.directory.appendingPathComponent("trace.jsonl")
         let appProcess = try Self.launch(in: session, "ime-composer", binary,
