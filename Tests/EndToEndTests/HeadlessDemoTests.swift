@@ -8,22 +8,28 @@ import TestHarness
 /// and exits by itself. Run it for real and check what it leaves behind.
 @Suite(.serialized)
 struct HeadlessDemoTests {
+    /// The demo as `make run` starts it, writing into `out`, with `temporary` as its TMPDIR
+    /// (its session folder goes there) and no display.
+    static func demo(out: URL, temporary: PrivateTemporaryDirectory, output: Pipe? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try ComposerBinary.path).deletingLastPathComponent()
+            .appendingPathComponent("composer-demo")
+        process.arguments = [out.path]
+        process.environment = temporary.environment
+        process.standardOutput = output ?? FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        return process
+    }
+
     @Test(.timeLimit(.minutes(3)))
     func theDemoTypesJapaneseAndKoreanSavesScreenshotsAndSummarises() throws {
-        let demo = URL(fileURLWithPath: try ComposerBinary.path).deletingLastPathComponent()
-            .appendingPathComponent("composer-demo")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         let temporary = try PrivateTemporaryDirectory()
         defer { temporary.remove() }
 
-        let process = Process()
-        process.executableURL = demo
-        process.arguments = [out.path]
-        process.environment = temporary.environment
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let process = try Self.demo(out: out, temporary: temporary, output: output)
         try process.run()
         let summary = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -58,18 +64,11 @@ struct HeadlessDemoTests {
     /// Ctrl+C in the middle of the demo stops its whole session too.
     @Test(.timeLimit(.minutes(2)))
     func ctrlCStopsTheDemosSessionAndRemovesItsFolder() throws {
-        let demo = URL(fileURLWithPath: try ComposerBinary.path).deletingLastPathComponent()
-            .appendingPathComponent("composer-demo")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         let temporary = try PrivateTemporaryDirectory()
         defer { temporary.remove() }
-        let process = Process()
-        process.executableURL = demo
-        process.arguments = [out.path]
-        process.environment = temporary.environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let process = try Self.demo(out: out, temporary: temporary)
         try process.run()
         // Once the input method is up the session has its X server, bus and IBus running.
         try Wait.until("the demo's ibus-daemon", timeout: .seconds(60)) {
