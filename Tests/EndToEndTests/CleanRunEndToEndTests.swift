@@ -51,4 +51,36 @@ struct CleanRunEndToEndTests {
         #expect(!stderr.contains("WARNING") && !stderr.contains("CRITICAL"), "stderr: \(stderr)")
         #expect(try trace.schemaViolations() == [])
     }
+
+    /// The same through ibus-anthy: kana preedits, conversions, commits and sends, fifteen
+    /// times over, leave the app's stderr clean too (IBus's own warnings included).
+    @Test(.timeLimit(.minutes(5)))
+    func aLongJapaneseSessionThroughIBusLeavesStderrClean() throws {
+        let cs = try ComposerSession(.ibusAnthy, name: "e2e-clean-anthy")
+        defer { cs.stop() }
+        let trace = cs.trace
+        let romaji = "watashihanihongowobenkyoushiteimasu"
+        for round in 1...15 {
+            let from = trace.entries.count
+            try cs.xdotool.key(romaji.map(String.init) + ["space"])
+            // Return only once the conversion shows (its segment selected): ibus-anthy takes
+            // a Return that arrives while it is still converting and commits nothing.
+            try trace.waitFor("round \(round)'s conversion", timeout: .seconds(60), from: from) {
+                $0["ev"]?.stringValue == "preedit" && ($0["segments"]?.arrayValue ?? []).contains {
+                    $0.arrayValue?.last?.arrayValue?.contains(.string("highlight")) == true
+                }
+            }
+            try cs.xdotool.key(["Return"])
+            try trace.waitFor("round \(round)'s conversion committed", timeout: .seconds(60), from: from) {
+                $0["ev"]?.stringValue == "preedit-end"
+            }
+            try cs.xdotool.key(["Return"])
+            try trace.waitFor("send \(round)", timeout: .seconds(60), from: from) { $0["ev"]?.stringValue == "send" }
+        }
+        #expect(trace.events(named: "send").count == 15)
+        #expect(try cs.terminateApp() == 0, "the app survived the session\n\(cs.app.diagnostics())")
+        let stderr = cs.app.stderr
+        #expect(!stderr.contains("WARNING") && !stderr.contains("CRITICAL"), "stderr: \(stderr)")
+        #expect(try trace.schemaViolations() == [])
+    }
 }

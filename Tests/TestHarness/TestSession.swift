@@ -269,8 +269,9 @@ public final class TestSession: @unchecked Sendable {
             .appendingPathComponent(".build/harness-failures", isDirectory: true)
     }
 
-    /// Copies the session's logs (children's stdout/stderr) next to the build, for a
-    /// failure to be read after its session directory is gone.
+    /// Copies the session's logs (children's stdout/stderr) and the files at its top level
+    /// (the trace, screenshots) next to the build, for a failure to be read after its
+    /// session directory is gone.
     private func saveLogs() {
         let fm = FileManager.default
         guard fm.fileExists(atPath: Self.failureArtifacts.deletingLastPathComponent().path) else { return }
@@ -278,6 +279,10 @@ public final class TestSession: @unchecked Sendable {
         try? fm.createDirectory(at: Self.failureArtifacts, withIntermediateDirectories: true)
         try? fm.removeItem(at: target)
         try? fm.copyItem(at: logDirectory, to: target)
+        let topLevel = (try? fm.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.isRegularFileKey])) ?? []
+        for file in topLevel where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            try? fm.copyItem(at: file, to: target.appendingPathComponent(file.lastPathComponent))
+        }
     }
 
     /// SIGKILLs any process whose environment carries this session's marker (descendants
