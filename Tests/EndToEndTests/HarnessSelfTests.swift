@@ -213,7 +213,7 @@ struct HarnessSelfTests {
         // A grandchild in its own session and process group: only the marker finds it.
         let escaped = try session.launch("escaper", executable: "sh",
                                          arguments: ["-c", "setsid sleep 61 & echo started; wait"])
-        try Wait.until("the escaped sleeper", timeout: .seconds(10)) {
+        _ = try Wait.until("the escaped sleeper", timeout: .seconds(10)) {
             processesCarrying(marker: session.id).count >= 3 ? true : nil
         }
         _ = escaped

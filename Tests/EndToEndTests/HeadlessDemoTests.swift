@@ -71,7 +71,7 @@ struct HeadlessDemoTests {
         let process = try Self.demo(out: out, temporary: temporary)
         try process.run()
         // Once the input method is up the session has its X server, bus and IBus running.
-        try Wait.until("the demo's ibus-daemon", timeout: .seconds(60)) {
+        _ = try Wait.until("the demo's ibus-daemon", timeout: .seconds(60)) {
             temporary.processes().contains { $0.name.hasPrefix("ibus-daemon") } ? true : nil
         }
         process.interrupt()  // SIGINT, as Ctrl+C in a terminal
