@@ -46,8 +46,9 @@ public struct UpstreamProblem: Sendable {
         // already had in that frame. Fixed upstream by deferring GtkRange's handling of
         // GtkAdjustment::changed to the next frame (GNOME/gtk merge request 5222, "range:
         // handle GtkAdjustment::changed at next frame", which names this exact warning).
-        // Shown not to be ours: a plain C program with only a GtkTextView in a
-        // GtkScrolledWindow prints it when a long line wraps past the visible height.
+        // Shown not to be ours: docs/upstream/gtk-4.8-gizmo-warning.c, a plain C program
+        // with only a GtkTextView in a GtkScrolledWindow, prints it when a long line wraps
+        // past the visible height.
         UpstreamProblem(level: .warning, domain: "Gtk", prefix: "Trying to snapshot GtkGizmo ",
                         suffix: " without a current allocation",
                         bug: "GNOME/gtk!5222 (GtkRange handles GtkAdjustment::changed during size_allocate)"),

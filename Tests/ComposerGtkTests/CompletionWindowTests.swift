@@ -36,7 +36,7 @@ extension GtkWindowSuites {
             let window = try #require(GtkFixture.windowID)
             try await GtkFixture.xdotool(["mousemove", "--window", window, String(Int(center.x)), String(Int(center.y)),
                                           "click", "1"])
-            try await GtkFixture.wait("the accepted mention") { composer.model.text == "@bold " }
+            try await GtkFixture.settled(composer, "the accepted mention") { composer.model.text == "@bold " }
             #expect(gtk_widget_has_focus(composer.textView) != 0, "the text view keeps focus")
             #expect(composer.completionTitlesShown.isEmpty)
             #expect(composer.trace.emitted.contains(.accept(item: "u2", text: "@bold ")))
@@ -47,7 +47,7 @@ extension GtkWindowSuites {
             let (composer, _) = try await GtkFixture.composer(directory: Self.directory)
             defer { GtkFixture.close(composer) }
             try GtkFixture.xdotool.type("hi @tanak")
-            try await GtkFixture.wait("the text") { composer.model.text == "hi @tanak" }
+            try await GtkFixture.settled(composer, "the text") { composer.model.text == "hi @tanak" }
             #expect(composer.highlightedRanges(.mention).isEmpty, "@tanak is nobody")
             try GtkFixture.xdotool.key(["Escape"])  // close the list; keep typing by hand
             try GtkFixture.xdotool.type("a and more")
