@@ -60,7 +60,7 @@ extension GtkWindowSuites {
         }
 
         @Test func acceptingObeysTheHardLimitAndIsOneUndoStep() async throws {
-            let options = ComposerOptions(initialText: "hi ", profileDirectory: GtkFixture.newProfile(),
+            let options = ComposerOptions(initialText: "hi ", profileDirectory: try GtkFixture.newProfile(),
                                           limit: LengthLimit(limit: 8, mode: .hard))
             let (composer, _) = try await GtkFixture.composer(options, directory: Self.directory)
             defer { GtkFixture.close(composer) }

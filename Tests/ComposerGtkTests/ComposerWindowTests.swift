@@ -37,7 +37,7 @@ extension GtkWindowSuites {
 
         @Test func sendIsInsensitiveWhileADeadKeyComposes() async throws {
             let (composer, _) = try await GtkFixture.composer(
-                ComposerOptions(initialText: "caf", profileDirectory: GtkFixture.newProfile()))
+                ComposerOptions(initialText: "caf", profileDirectory: try GtkFixture.newProfile()))
             defer { GtkFixture.close(composer) }
             #expect(gtk_widget_get_sensitive(composer.sendButton) != 0)
             // A layout with dead keys (US international: ' is dead_acute), as such a user has.
@@ -145,7 +145,7 @@ extension GtkWindowSuites {
             var watched = 0
             for round in 0..<50 {
                 let (composer, _) = try await GtkFixture.composer(
-                    ComposerOptions(initialText: "round \(round) @tana", profileDirectory: GtkFixture.newProfile(),
+                    ComposerOptions(initialText: "round \(round) @tana", profileDirectory: try GtkFixture.newProfile(),
                                     simulatedKeyboardInset: 120),
                     directory: Directory(people: LayoutWindowTests.people, channels: []))
                 composer.setSimulatedKeyboard(round.isMultiple(of: 2))
@@ -171,7 +171,7 @@ extension GtkWindowSuites {
         @Test func sentTextIsNeverMarkup() async throws {
             let markup = "<b>bold</b> &amp; <span foreground='red'>red</span>"
             let (composer, _) = try await GtkFixture.composer(
-                ComposerOptions(initialText: markup, profileDirectory: GtkFixture.newProfile()))
+                ComposerOptions(initialText: markup, profileDirectory: try GtkFixture.newProfile()))
             defer { GtkFixture.close(composer) }
             composer.send()
             #expect(composer.sentMessagesShown == [markup])

@@ -39,13 +39,7 @@ enum GtkFixture {
         setenv("GTK_IM_MODULE", "gtk-im-context-simple", 1)
         setenv("GSETTINGS_BACKEND", "memory", 1)
         setenv("NO_AT_BRIDGE", "1", 1)
-        // As g_test_init does for GNOME's tests: a GLib warning or critical is a bug, so it
-        // fails the test during which it was logged.
-        GLibLog.reportProblems { problem in
-            guard !UpstreamProblem.isKnown(problem) else { return false }
-            Issue.record("GLib logged \(problem)")
-            return !provokingProblems
-        }
+        _ = failTestsOnGLibProblems
         guard gtk_init_check() != 0 else { throw HarnessError("gtk_init_check failed on \(session.display!)") }
         Self.session = session
         var keys: UnsafeMutablePointer<GdkKeymapKey>?
@@ -59,15 +53,23 @@ enum GtkFixture {
         atexit(stopSessionAtExit)
     }
 
+    /// As g_test_init does for GNOME's tests: a GLib warning or critical is a bug, so it
+    /// fails the test during which it was logged. Installed once (GLib allows one writer).
+    private static let failTestsOnGLibProblems: Void = GLibLog.reportProblems { problem in
+        guard !UpstreamProblem.isKnown(problem) else { return false }
+        Issue.record("GLib logged \(problem)")
+        return !provokingProblems
+    }
+
     /// Set while a test provokes a GLib problem on purpose: still recorded, not printed.
     static var provokingProblems = false
 
     /// A new, empty profile directory for one composer (its recents file and whatever else
     /// the app keeps), inside the fixture's session directory: no test sees another's
     /// state, and nothing is left in /tmp.
-    static func newProfile() -> String {
-        try! start()
-        return makeDirectory(in: session!.directory, prefix: "profile")
+    static func newProfile() throws -> String {
+        try start()
+        return try makeDirectory(in: session!.directory, prefix: "profile")
     }
 
     /// Pumps the GLib loop (and lets main-queue work run) until `condition` holds.
@@ -144,12 +146,13 @@ enum GtkFixture {
     }
 
     /// A composer in a shown, focused window.
-    static func composer(_ options: ComposerOptions = ComposerOptions(profileDirectory: newProfile()),
-                         directory: Directory = .empty, emoji: [EmojiEntry] = [])
+    /// - Parameter options: nil for the defaults with a new profile directory.
+    static func composer(_ options: ComposerOptions? = nil, directory: Directory = .empty, emoji: [EmojiEntry] = [])
         async throws -> (ComposerController, QuitRecorder) {
         try start()
+        let options = try options ?? ComposerOptions(profileDirectory: newProfile())
         let quit = QuitRecorder()
-        let trace = try TraceWriter(path: makeDirectory(in: session!.directory, prefix: "trace") + "/trace.jsonl")
+        let trace = try TraceWriter(path: try makeDirectory(in: session!.directory, prefix: "trace") + "/trace.jsonl")
         let composer = ComposerController(options: options, trace: trace, directory: directory, emoji: emoji) {
             quit.count += 1
         }
@@ -177,9 +180,9 @@ enum GtkFixture {
 }
 
 /// A new directory `<parent>/<prefix>-XXXXXX`.
-private func makeDirectory(in parent: URL, prefix: String) -> String {
+private func makeDirectory(in parent: URL, prefix: String) throws -> String {
     var template = Array(parent.appendingPathComponent("\(prefix)-XXXXXX").path.utf8CString)
-    guard let made = mkdtemp(&template) else { fatalError("mkdtemp failed: errno \(errno)") }
+    guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp in \(parent.path) failed: errno \(errno)") }
     return String(cString: made)
 }
 

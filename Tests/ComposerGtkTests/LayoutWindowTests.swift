@@ -29,7 +29,7 @@ extension GtkWindowSuites {
 
         @Test func keyboardCompletionAndASixLineInputInASmallWindowKeepTheInputBarWhole() async throws {
             let text = (1...5).map { "line \($0)" }.joined(separator: "\n") + "\n@tana"
-            let options = ComposerOptions(initialText: text, profileDirectory: GtkFixture.newProfile(),
+            let options = ComposerOptions(initialText: text, profileDirectory: try GtkFixture.newProfile(),
                                           simulatedKeyboardInset: 180)
             let (composer, _) = try await GtkFixture.composer(options, directory: Directory(people: Self.people, channels: []))
             defer { GtkFixture.close(composer) }
@@ -57,7 +57,7 @@ extension GtkWindowSuites {
         }
 
         @Test func theMessageListStaysPinnedWhenAtTheBottomAndKeepsItsPlaceOtherwise() async throws {
-            let options = ComposerOptions(profileDirectory: GtkFixture.newProfile(), simulatedKeyboardInset: 200)
+            let options = ComposerOptions(profileDirectory: try GtkFixture.newProfile(), simulatedKeyboardInset: 200)
             let (composer, _) = try await GtkFixture.composer(options)
             defer { GtkFixture.close(composer) }
             let buffer = gtk_text_view_get_buffer(cast(composer.textView))
@@ -84,7 +84,7 @@ extension GtkWindowSuites {
         }
 
         @Test func caretToolbarMovesByGraphemeAndDisplayLineAndCollapsesSelections() async throws {
-            let options = ComposerOptions(initialText: "ab🇯🇵\nline two", caret: 4, profileDirectory: GtkFixture.newProfile())
+            let options = ComposerOptions(initialText: "ab🇯🇵\nline two", caret: 4, profileDirectory: try GtkFixture.newProfile())
             let (composer, _) = try await GtkFixture.composer(options)
             defer { GtkFixture.close(composer) }
             composer.pressCaretButton(.left)
@@ -109,7 +109,7 @@ extension GtkWindowSuites {
             let directory = Directory(people: Self.people, channels: [])
             let peer = TypingPeer(seed: 7, directory: directory)
             #expect(peer.first { _ in true }?.kind == .typingStarted, "a peer starts by typing")
-            let options = ComposerOptions(profileDirectory: GtkFixture.newProfile(), peer: .seed(7))
+            let options = ComposerOptions(profileDirectory: try GtkFixture.newProfile(), peer: .seed(7))
             let (composer, _) = try await GtkFixture.composer(options, directory: directory)
             defer { GtkFixture.close(composer) }
             // Played step by step instead of at their times: no test waits on the clock.

@@ -12,13 +12,13 @@ extension GtkWindowSuites {
     @MainActor
     @Suite(.serialized)
     struct LengthLimitWindowTests {
-        static func options(_ text: String, limit: Int, mode: LengthLimit.Mode = .soft) -> ComposerOptions {
-            ComposerOptions(initialText: text, profileDirectory: GtkFixture.newProfile(),
+        static func options(_ text: String, limit: Int, mode: LengthLimit.Mode = .soft) throws -> ComposerOptions {
+            ComposerOptions(initialText: text, profileDirectory: try GtkFixture.newProfile(),
                             limit: LengthLimit(limit: limit, mode: mode))
         }
 
         @Test func softModeColoursTheOverflowAndRefusesToSend() async throws {
-            let (composer, _) = try await GtkFixture.composer(Self.options("hello world", limit: 5))
+            let (composer, _) = try await GtkFixture.composer(try Self.options("hello world", limit: 5))
             defer { GtkFixture.close(composer) }
             try await GtkFixture.settled(composer, "the start")
             #expect(composer.overflowTaggedRanges == [5..<11])
@@ -49,7 +49,7 @@ extension GtkWindowSuites {
         }
 
         @Test func trimToLimitIsOneUndoableStep() async throws {
-            let (composer, _) = try await GtkFixture.composer(Self.options("abcdef🇯🇵", limit: 4))
+            let (composer, _) = try await GtkFixture.composer(try Self.options("abcdef🇯🇵", limit: 4))
             defer { GtkFixture.close(composer) }
             try GtkFixture.xdotool.key(["ctrl+shift+t"])
             try await GtkFixture.wait("the trimmed text") { composer.model.text == "abcd" }
@@ -64,7 +64,7 @@ extension GtkWindowSuites {
         }
 
         @Test func hardModeCutsAPasteAndUndoShowsItAsOverflow() async throws {
-            let (composer, _) = try await GtkFixture.composer(Self.options("ab", limit: 5, mode: .hard))
+            let (composer, _) = try await GtkFixture.composer(try Self.options("ab", limit: 5, mode: .hard))
             defer { GtkFixture.close(composer) }
             gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), "1234567")
             try GtkFixture.xdotool.key(["ctrl+v"])
@@ -79,7 +79,7 @@ extension GtkWindowSuites {
         }
 
         @Test func whileComposingTheCounterIsProvisionalAndNothingIsCut() async throws {
-            let (composer, _) = try await GtkFixture.composer(Self.options("caf", limit: 3, mode: .hard))
+            let (composer, _) = try await GtkFixture.composer(try Self.options("caf", limit: 3, mode: .hard))
             defer { GtkFixture.close(composer) }
             try GtkFixture.setKeyboardLayout(["-layout", "us", "-variant", "intl"], deadAcute: true)
             defer { GtkFixture.restoreKeyboardLayout() }
