@@ -287,17 +287,30 @@ public final class TestSession: @unchecked Sendable {
 
     /// SIGKILLs any process whose environment carries this session's marker (descendants
     /// that escaped their process group, e.g. D-Bus activated services).
+    ///
+    /// Scans again until a scan finds none alive: a service being activated while the
+    /// session goes down (at-spi2-registryd on the accessibility bus) can be forked after a
+    /// scan and would otherwise outlive the session. A killed process drops out of the scan
+    /// at once (a zombie has an empty environment).
     private func killStragglers() {
+        for _ in 0..<200 {
+            let alive = processesCarryingMarker()
+            guard !alive.isEmpty else { return }
+            for pid in alive { _ = kill(pid, SIGKILL) }
+            usleep(10_000)
+        }
+    }
+
+    /// Live processes (not this one) whose environment carries this session's marker.
+    private func processesCarryingMarker() -> [Int32] {
         let marker = Array("\(Self.markerVariable)=\(id)".utf8)
         let me = getpid()
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return }
-        for entry in entries {
-            guard let pid = Int32(entry), pid != me, pid > 1 else { continue }
-            guard let data = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { continue }
-            for variable in data.split(separator: 0) where variable.elementsEqual(marker) {
-                _ = kill(pid, SIGKILL)
-                break
-            }
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry), pid != me, pid > 1,
+                  let data = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
+                  data.split(separator: 0).contains(where: { $0.elementsEqual(marker) }) else { return nil }
+            return pid
         }
     }
 }
