@@ -18,7 +18,12 @@ struct Run: ParsableCommand {
         abstract: "Open the composer window.")
 
     @Option(help: "Text to start with.")
-    var text: String = ""
+    var text: String?
+
+    /// A long draft does not fit in one argument (Linux caps one at 128 KiB).
+    @Option(name: .customLong("text-file"),
+            help: ArgumentHelp("Start with the UTF-8 text of PATH (for long drafts).", valueName: "PATH"))
+    var textFile: String?
 
     @Option(help: "Caret position in Unicode scalars (default: end of text).")
     var caret: Int?
@@ -59,6 +64,7 @@ struct Run: ParsableCommand {
         do { _ = try PeerSetting(argument: peer) } catch { throw ValidationError("--peer \(error)") }
         guard limit >= 0 else { throw ValidationError("--limit \(limit): the limit must be 0 or more") }
         if let caret {
+            let text = try initialText()
             do {
                 try TextDocument(text).validateCaret(caret)
             } catch {
@@ -67,9 +73,22 @@ struct Run: ParsableCommand {
         }
     }
 
+    /// `--text`, or the contents of `--text-file` (one or the other).
+    func initialText() throws -> String {
+        guard let textFile else { return text ?? "" }
+        guard text == nil else { throw ValidationError("--text and --text-file: give one or the other") }
+        guard let data = FileManager.default.contents(atPath: textFile) else {
+            throw ValidationError("--text-file \(textFile): cannot read the file")
+        }
+        guard let contents = String(validating: data, as: UTF8.self) else {
+            throw ValidationError("--text-file \(textFile): the file is not UTF-8 text")
+        }
+        return contents
+    }
+
     func run() throws {
         let directory = try ProfileDirectory.prepare(profile)
-        let options = ComposerOptions(initialText: text, caret: caret, tracePath: trace,
+        let options = ComposerOptions(initialText: try initialText(), caret: caret, tracePath: trace,
                                       profileDirectory: directory,
                                       dataDirectory: data ?? DataDirectory.defaultPath,
                                       limit: LengthLimit(limit: limit, mode: limitMode, unit: count),

@@ -32,6 +32,9 @@ import TestHarness
         (["--caret", "x"], "--caret"),
         (["--no-such-option"], "--no-such-option"),
         (["--trace"], "--trace"),
+        (["--text-file", "/nonexistent-dir/draft.txt"], "--text-file /nonexistent-dir/draft.txt: cannot read"),
+        (["--text-file", "/proc/self/exe"], "not UTF-8"),
+        (["--text", "a", "--text-file", "/etc/hostname"], "one or the other"),
     ])
     func badArgumentsExitTwoWithAClearMessage(arguments: [String], mentions: String) throws {
         let outcome = try run(arguments)
@@ -45,7 +48,7 @@ import TestHarness
         #expect(overview.stdout.contains("run (default)"), "\(overview.stdout)")
         let outcome = try run(["run", "--help"])
         #expect(outcome.status == 0)
-        for option in ["--text", "--caret", "--trace", "--profile", "--data"] {
+        for option in ["--text", "--text-file", "--caret", "--trace", "--profile", "--data"] {
             #expect(outcome.stdout.contains(option), "help lacks \(option): \(outcome.stdout)")
         }
     }
