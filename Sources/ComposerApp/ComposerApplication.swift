@@ -21,16 +21,21 @@ public enum ComposerApplication {
             return 1
         }
         watchGLibProblems()
-        let directory = loadDirectory(options.dataDirectory)
-        let emoji = loadEmoji(options.dataDirectory)
         MainLoop.drainDispatchMainQueue()
         let app = gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE)!
         var controller: ComposerController?
+        // People, channels and emoji are read and indexed while the window draws its first
+        // frame; the composer takes them whenever they arrive (before or after "activate").
+        var data: ComposerData?
+        ComposerData.loadInBackground(from: options.dataDirectory) { loaded in
+            data = loaded
+            controller?.useData(loaded)
+        }
         onSignal(app, "activate") {
             guard controller == nil else { return }
             trace.emit(.start(backend: DisplayEnvironment.backend,
                               imModule: DisplayEnvironment.requestedInputMethodModule))
-            let composer = ComposerController(options: options, trace: trace, directory: directory, emoji: emoji) {
+            let composer = ComposerController(options: options, trace: trace, data: data) {
                 g_application_quit(cast(app))
             }
             gtk_application_add_window(app, cast(composer.window))

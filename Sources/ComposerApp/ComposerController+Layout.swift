@@ -41,8 +41,6 @@ extension ComposerController {
                                           typing: { [weak self] text in self?.panelLayout.indicatorText = text },
                                           message: { [weak self] text, name in self?.ui.messageList.appendPeer(text, from: name) })
         }
-        onSignal(ui.window, "map", after: true) { [weak self] in
-            self?.sources.idle { [weak self] in self?.panelLayout.relayout(); return false }
-        }
+        panelLayout.widthChanged = { [weak self] in self?.ui.updateInputGrowth() }
     }
 }

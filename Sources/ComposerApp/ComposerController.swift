@@ -11,8 +11,12 @@ public final class ComposerController {
     let ui = ComposerWindow()
     public let model: ComposerModel
     public let trace: TraceWriter
-    /// People and channels (from `--data`), loaded before the window exists.
-    public let directory: Directory
+    /// People and channels (from `--data`): given at start (tests), or installed once
+    /// loaded off the main thread (`useData`).
+    public private(set) var directory: Directory
+    /// Whether people, channels and emoji are installed: "ready" waits for them, so that
+    /// what is typed after "ready" completes the same way in every run.
+    private(set) var hasData: Bool
     public private(set) var limit: LengthLimit
     var limitController: LengthLimitController!
     var overflowController: OverflowController!
@@ -25,7 +29,7 @@ public final class ComposerController {
     var keyboardWatcher: DBusPropertyWatcher?
     var peerDriver: TypingPeerDriver?
     let options: ComposerOptions
-    var pipeline: SettlePipeline!
+    private(set) var pipeline: SettlePipeline!
     let origins = EditOriginTracker()
     var scheduler: SettleScheduler!
     /// Every idle and timeout of this window: cancelled when the window is destroyed.
@@ -41,25 +45,30 @@ public final class ComposerController {
 
     /// - Parameter quit: ends the app after the exit event (quits the GApplication; tests
     ///   pass their own).
-    public init(options: ComposerOptions, trace: TraceWriter, directory: Directory = .empty,
-                emoji: [EmojiEntry] = [], quit: @escaping () -> Void) {
+    /// - Parameter data: people, channels and emoji; nil when they are still loading (the
+    ///   app installs them with `useData` once read).
+    public convenience init(options: ComposerOptions, trace: TraceWriter, directory: Directory = .empty,
+                            emoji: [EmojiEntry] = [], quit: @escaping () -> Void) {
+        self.init(options: options, trace: trace, data: ComposerData(directory: directory, emoji: emoji), quit: quit)
+    }
+
+    public init(options: ComposerOptions, trace: TraceWriter, data: ComposerData?, quit: @escaping () -> Void) {
         model = ComposerModel(text: options.initialText, caret: options.caret)
         limit = options.limit
         self.options = options
         self.trace = trace
-        self.directory = directory
+        hasData = data != nil
+        let data = data ?? .empty
+        directory = data.directory
         self.quit = quit
         scheduler = SettleScheduler(sources: sources) { [weak self] in self?.settle() }
-        // The fixed settle order: limit → overflow → completion → highlighting → trace.
         limitController = LengthLimitController(limit: limit) { [weak self] in self?.apply($0) }
         overflowController = OverflowController(limit: limit) { [weak self] in self?.apply($0) }
         completion = CompletionController(
-            sources: [.people(directory.people), .channels(directory.channels), .emoji(emoji)],
+            sources: data.completionSources,
             recents: RecentItems(directory: URL(fileURLWithPath: options.profileDirectory)))
-        // The text reporter copies the whole text per change: only when someone reads it.
-        highlighter = MentionHighlighter(directory: directory, emoji: emoji) { [weak self] in self?.apply($0) }
-        pipeline = SettlePipeline(controllers: [limitController, overflowController, completion, highlighter]
-                                  + (trace.isEnabled ? [TextChangeReporter()] : []))
+        highlighter = MentionHighlighter(directory: data.directory, emoji: data.emoji) { [weak self] in self?.apply($0) }
+        pipeline = makePipeline()
 
         ui.buffer.replaceAll(with: options.initialText)
         gtk_text_buffer_set_modified(ui.buffer.pointer, 0)
@@ -77,6 +86,29 @@ public final class ComposerController {
         // The first "text" event: the starting state, before focus and "ready".
         settle()
         gtk_widget_grab_focus(ui.textView)
+    }
+
+    /// The fixed settle order: limit → overflow → completion → highlighting → trace. The
+    /// text reporter copies the whole text per change: only when someone reads it.
+    private func makePipeline() -> SettlePipeline {
+        SettlePipeline(controllers: [limitController, overflowController, completion, highlighter]
+                       + (trace.isEnabled ? [TextChangeReporter()] : []))
+    }
+
+    /// Installs people, channels and emoji that were loaded after the window opened: the
+    /// next settle completes and highlights what is already typed with them, and "ready"
+    /// can be announced.
+    public func useData(_ data: ComposerData) {
+        guard !destroyed else { return }
+        directory = data.directory
+        hasData = true
+        for source in data.completionSources { completion.add(source) }
+        // A new highlighter knows nothing tagged: start it from an untagged buffer.
+        for tag in ui.highlightTags.values { ui.buffer.removeTag(tag, from: 0..<ui.buffer.characterCount) }
+        highlighter = MentionHighlighter(directory: data.directory, emoji: data.emoji) { [weak self] in self?.apply($0) }
+        pipeline = makePipeline()
+        scheduler.request()
+        announceReadyIfFocused()
     }
 
     /// Settles now (tests change the buffer directly and then want the effects).
@@ -256,6 +288,9 @@ public final class ComposerController {
         origins.settled()
         refreshControls()
         ui.updateInputGrowth()
+        // Once per settle, not per input event: the settle runs before the frame is drawn,
+        // so the regions still change in the frame that shows the text.
+        panelLayout.relayout()
     }
 
     /// The model mirrors the buffer edit by edit; if they ever disagree (a change we could
@@ -274,7 +309,6 @@ public final class ComposerController {
         ui.show(overflowController.status, canTrim: !model.isComposing)
         // The caret toolbar is insensitive while a composition is active.
         for (_, button) in ui.caretButtons { gtk_widget_set_sensitive(button, model.isComposing ? 0 : 1) }
-        panelLayout.relayout()
     }
 
     /// Sends the committed text if the core says so; never while composing.
@@ -353,12 +387,6 @@ public final class ComposerController {
             if !focused { scheduler.settleNow() }
             announceReadyIfFocused()
         }
-        onSignal(ui.textView, "map", after: true) { [weak self] in
-            self?.sources.idle { [weak self] in
-                self?.ui.updateInputGrowth()
-                return false
-            }
-        }
         onNotify(ui.window, property: "is-active") { [weak self] in self?.announceReadyIfFocused() }
         // Closing the window destroys it without our destroy(): from then on, hands off.
         onSignal(ui.window, "destroy") { [weak self] in self?.windowDestroyed() }
@@ -391,7 +419,7 @@ public final class ComposerController {
     /// the main queue: it then comes after the focus event is fully handled, and a session
     /// that reaches "ready" has proven the GLib ↔ libdispatch bridge works.
     private func announceReadyIfFocused() {
-        guard !destroyed, !readyAnnounced, gtk_widget_has_focus(ui.textView) != 0 else { return }
+        guard !destroyed, hasData, !readyAnnounced, gtk_widget_has_focus(ui.textView) != 0 else { return }
         readyAnnounced = true
         let trace = MainThreadBox(value: trace)
         DispatchQueue.main.async { trace.value.emit(.ready) }

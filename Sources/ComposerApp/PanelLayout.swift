@@ -17,11 +17,12 @@ final class PanelLayout {
     /// The window's sources: cancelled when the window is destroyed, so no idle or
     /// timeout of ours measures a freed widget.
     private let sources: SourceGroup
-    /// The surface whose "layout" we watch while the window is realized.
-    private var surfaceHandler: (surface: OpaquePointer, id: gulong)?
+    /// The frame clock whose "layout" phase we follow while the window is realized.
+    private var frameClockHandler: (clock: OpaquePointer, id: gulong)?
     private var keyboard = KeyboardState()
     private var lastLayout: Layout?
     private var lastWindowHeight = 0
+    private var lastWindowWidth = 0
     private var heightRepeat: UInt32?
     /// The caret toolbar turned on by hand (it also shows while a keyboard is up).
     var toolbarToggled = false { didSet { relayout() } }
@@ -31,7 +32,8 @@ final class PanelLayout {
     var completionRowsWanted: () -> Int = { 0 }
     /// Shows the completion list with at most this many rows.
     var showCompletion: (Int) -> Void = { _ in }
-    /// Called after a layout was applied (e.g. to refresh toolbar sensitivity).
+    /// The window's width changed (the input's lines wrap anew).
+    var widthChanged: () -> Void = {}
     var keyboardVisible: Bool { keyboard.current.visible }
     private(set) var layout: Layout?
 
@@ -39,22 +41,24 @@ final class PanelLayout {
         self.ui = ui
         self.sources = sources
         self.emit = emit
-        // The surface's "layout" signal is the compositor's resize, as it happens; the
-        // per-frame look catches anything else (a frame clock may idle when nothing draws).
+        // The window's height is looked at in each frame's layout phase, after GTK has
+        // allocated the window: a frame that shows a new size is the only way the height
+        // can change, and nothing runs while no frame is drawn (no per-frame callback: that
+        // kept the frame clock ticking for the window's whole life, woke the process 60
+        // times a second and made every keystroke wait for the next tick). A relayout
+        // queued from here makes GTK run the layout phase again before it paints, so the
+        // new regions land in the same frame as the new size.
         onSignal(ui.window, "realize", after: true) { [weak self] in
-            guard let self, let surface = gtk_native_get_surface(OpaquePointer(ui.window)) else { return }
-            let id = onSurfaceLayout(surface) { [weak self] _, _ in
-                self?.sources.idle { self?.checkWindowHeight(); return false }
-            }
-            surfaceHandler = (surface, id)
+            guard let self, let clock = gtk_widget_get_frame_clock(ui.window) else { return }
+            let id = onSignal(clock, "layout", after: true) { [weak self] in self?.windowLaidOut() }
+            frameClockHandler = (clock, id)
         }
-        // GDK may keep the surface beyond the window: let go of our handler with it.
+        // GDK may keep the frame clock beyond the window: let go of our handler with it.
         onSignal(ui.window, "unrealize") { [weak self] in
-            guard let self, let handler = surfaceHandler else { return }
-            g_signal_handler_disconnect(handler.surface.rawPointer, handler.id)
-            surfaceHandler = nil
+            guard let self, let handler = frameClockHandler else { return }
+            g_signal_handler_disconnect(handler.clock.rawPointer, handler.id)
+            frameClockHandler = nil
         }
-        onEveryFrame(of: ui.window) { [weak self] in self?.checkWindowHeight() }
     }
 
     func observe(_ observation: KeyboardObservation) {
@@ -62,11 +66,21 @@ final class PanelLayout {
         relayout()
     }
 
-    /// A window height change is reported at once, and again once it has held for a
-    /// moment: the repeat is what tells the core a size is settled, not a step between two.
-    private func checkWindowHeight() {
-        let height = Int(gtk_widget_get_height(ui.window))
-        guard height > 0, height != lastWindowHeight else { return }
+    /// After GTK allocated the window in a frame's layout phase: a new width re-wraps the
+    /// input (`widthChanged`) and re-solves the panel; a new height is also the keyboard's
+    /// news (sway shrinks the window for it). The first frame is such a change, so the
+    /// window is drawn laid out from its first frame.
+    ///
+    /// A height change is reported at once, and again once it has held for a moment: the
+    /// repeat is what tells the core a size is settled, not a step between two.
+    private func windowLaidOut() {
+        let width = Int(gtk_widget_get_width(ui.window)), height = Int(gtk_widget_get_height(ui.window))
+        guard width > 0, height > 0, width != lastWindowWidth || height != lastWindowHeight else { return }
+        if width != lastWindowWidth {
+            lastWindowWidth = width
+            widthChanged()
+        }
+        guard height != lastWindowHeight else { return relayout() }
         lastWindowHeight = height
         observe(.windowHeight(height))
         sources.remove(heightRepeat)

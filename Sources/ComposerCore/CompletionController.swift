@@ -91,9 +91,13 @@ public final class CompletionController: SettleController {
         for source in sources { add(source) }
     }
 
-    /// Adds (or replaces) a source; recent items of that name apply to it.
+    /// Adds (or replaces) a source; recent items of that name apply to it. The next settle
+    /// evaluates the word at the caret again, even if nothing was typed since: a source that
+    /// arrives late (the app loads its data after the first frame) completes what is there.
     public func add(_ source: CompletionSource) {
         sources[source.name] = source
+        lastSequence = Int.min
+        lastWord = nil
         if lastSearch?.source == source.name { lastSearch = nil }
         source.setRecent(ids: recents.items(for: source.name))
     }

@@ -10,6 +10,12 @@ private func dispatchMainQueueHandle() -> Int32
 @_silgen_name("_dispatch_main_queue_callback_4CF")
 private func dispatchMainQueueCallback(_ message: UnsafeMutableRawPointer?)
 
+/// A main-thread closure carried through another thread, never called there.
+private final class MainThreadHandOff<Value>: @unchecked Sendable {
+    let body: (Value) -> Void
+    init(_ body: @escaping (Value) -> Void) { self.body = body }
+}
+
 /// The GLib main loop as the app's only loop, and the sources it runs.
 public enum MainLoop {
     /// Whether a GLib loop is nested inside another dispatch (e.g. IBus's GTK4 module
@@ -47,6 +53,25 @@ public enum MainLoop {
     }
 
     public static func removeSource(_ id: UInt32) { g_source_remove(id) }
+
+    /// Runs `work` on a background thread, then `deliver` with its result on the main loop
+    /// (an idle at `priority`; `g_idle_add` is GLib's thread-safe way in). For work that
+    /// must not delay a frame, e.g. reading and indexing a large directory at start.
+    ///
+    /// `deliver` is created on the main thread and only ever called there: the background
+    /// thread merely carries it.
+    public static func offMainThread<Value: Sendable>(priority: Int32 = G_PRIORITY_DEFAULT_IDLE,
+                                                      _ work: @escaping @Sendable () -> Value,
+                                                      then deliver: @escaping (Value) -> Void) {
+        let handOff = MainThreadHandOff(deliver)
+        DispatchQueue.global(qos: .userInitiated).async {
+            let value = work()
+            idle(priority: priority) {
+                handOff.body(value)
+                return false
+            }
+        }
+    }
 
     /// GLib's monotonic clock, as a Duration since an arbitrary start.
     public static var now: Duration { .microseconds(g_get_monotonic_time()) }

@@ -16,7 +16,8 @@ private func connect<Body>(
 }
 
 /// `void (*)(GObject *self, gpointer data)`: clicked, activate, preedit-start/-changed/-end,
-/// enter/leave (focus controller), paste-done, undo, redo, map, changed, value-changed.
+/// enter/leave (focus controller), undo, redo, map, changed, value-changed, and a
+/// GdkFrameClock's phases (update, layout, paint; GdkSurface's "layout" has a size: not this).
 @discardableResult
 public func onSignal(_ instance: some GPointer, _ signal: String, after: Bool = false,
                      _ body: @escaping () -> Void) -> gulong {
@@ -160,15 +161,4 @@ public func onLongPress(_ instance: some GPointer, _ body: @escaping (_ x: Doubl
         ClosureBox<Body>.from(data).body(x, y)
     }
     return connect(instance, "pressed", after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
-}
-
-/// `void (*)(GdkSurface *self, gint width, gint height, gpointer data)`: layout — the
-/// compositor gave the surface a new size (how a Wayland app learns sway shrank it).
-@discardableResult
-public func onSurfaceLayout(_ surface: some GPointer, _ body: @escaping (_ width: Int, _ height: Int) -> Void) -> gulong {
-    typealias Body = (Int, Int) -> Void
-    let trampoline: @convention(c) (gpointer?, gint, gint, gpointer?) -> Void = { _, width, height, data in
-        ClosureBox<Body>.from(data).body(Int(width), Int(height))
-    }
-    return connect(surface, "layout", after: true, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
 }

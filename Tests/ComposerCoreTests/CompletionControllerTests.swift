@@ -50,6 +50,23 @@ private func state(_ events: [TraceEvent]) -> [String] {
 
 @Suite("CompletionController: settles, preedit, acceptance, trace")
 struct CompletionControllerTests {
+    /// The app loads its people after the first frame: a mention typed before they arrive
+    /// completes at the first settle after they do, with nothing typed since.
+    @Test func aSourceThatArrivesLateCompletesTheWordAlreadyTyped() throws {
+        let model = ComposerModel(text: "")
+        let controller = CompletionController(sources: [])
+        let pipeline = SettlePipeline(controllers: [controller])
+        model.applyInsert(at: 0, text: "@tana", origin: .imCommit)
+        _ = pipeline.settle(model)
+        #expect(!controller.isOpen)
+        _ = pipeline.settle(model)
+        #expect(!controller.isOpen && controller.searchCount == 0, "nothing changed, nothing searched")
+        controller.add(CompletionTestData.people)
+        let events = pipeline.settle(model)
+        #expect(controller.isOpen && controller.items.first?.id == "u0001", "\(controller.items.map(\.id))")
+        #expect(events.contains { if case .completion(.open, "@", "tana", _, _) = $0 { true } else { false } }, "\(events)")
+    }
+
     @Test func typingAMentionOpensTheListWithTanakaFirst() throws {
         let harness = CompletionHarness()
         #expect(harness.type("@").count == 1)  // a bare @ lists people
