@@ -26,10 +26,9 @@ public enum ComposerApplication {
         var controller: ComposerController?
         // People, channels and emoji are read and indexed while the window draws its first
         // frame; the composer takes them whenever they arrive (before or after "activate").
-        var data: ComposerData?
+        var data: ComposerData?  // held only until a composer takes it
         ComposerData.loadInBackground(from: options.dataDirectory) { loaded in
-            data = loaded
-            controller?.useData(loaded)
+            if let controller { controller.useData(loaded) } else { data = loaded }
         }
         onSignal(app, "activate") {
             guard controller == nil else { return }
@@ -38,6 +37,7 @@ public enum ComposerApplication {
             let composer = ComposerController(options: options, trace: trace, data: data) {
                 g_application_quit(cast(app))
             }
+            data = nil
             gtk_application_add_window(app, cast(composer.window))
             controller = composer
             composer.present()

@@ -1,5 +1,6 @@
 import CGtk
 import Dispatch
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,7 +65,9 @@ public enum MainLoop {
                                                       _ work: @escaping @Sendable () -> Value,
                                                       then deliver: @escaping (Value) -> Void) {
         let handOff = MainThreadHandOff(deliver)
-        DispatchQueue.global(qos: .userInitiated).async {
+        // A thread of its own that ends with the work: a libdispatch worker would stay
+        // behind and wake the process every second while it is idle.
+        Thread.detachNewThread {
             let value = work()
             idle(priority: priority) {
                 handOff.body(value)
