@@ -62,6 +62,7 @@ public final class ComposerController {
         directory = data.directory
         self.quit = quit
         scheduler = SettleScheduler(sources: sources) { [weak self] in self?.settle() }
+        scheduler.settleBeforeEachFrame(of: ui.window)
         limitController = LengthLimitController(limit: limit) { [weak self] in self?.apply($0) }
         overflowController = OverflowController(limit: limit) { [weak self] in self?.apply($0) }
         completion = CompletionController(

@@ -17,8 +17,8 @@ final class PanelLayout {
     /// The window's sources: cancelled when the window is destroyed, so no idle or
     /// timeout of ours measures a freed widget.
     private let sources: SourceGroup
-    /// The frame clock whose "layout" phase we follow while the window is realized.
-    private var frameClockHandler: (clock: OpaquePointer, id: gulong)?
+    /// The window's frame clock "layout" phase, followed while the window is realized.
+    private var framePhases: FrameClockPhases?
     private var keyboard = KeyboardState()
     private var lastLayout: Layout?
     private var lastWindowHeight = 0
@@ -48,17 +48,7 @@ final class PanelLayout {
         // times a second and made every keystroke wait for the next tick). A relayout
         // queued from here makes GTK run the layout phase again before it paints, so the
         // new regions land in the same frame as the new size.
-        onSignal(ui.window, "realize", after: true) { [weak self] in
-            guard let self, let clock = gtk_widget_get_frame_clock(ui.window) else { return }
-            let id = onSignal(clock, "layout", after: true) { [weak self] in self?.windowLaidOut() }
-            frameClockHandler = (clock, id)
-        }
-        // GDK may keep the frame clock beyond the window: let go of our handler with it.
-        onSignal(ui.window, "unrealize") { [weak self] in
-            guard let self, let handler = frameClockHandler else { return }
-            g_signal_handler_disconnect(handler.clock.rawPointer, handler.id)
-            frameClockHandler = nil
-        }
+        framePhases = FrameClockPhases(of: ui.window, [("layout", { [weak self] in self?.windowLaidOut() })])
     }
 
     func observe(_ observation: KeyboardObservation) {

@@ -9,14 +9,16 @@ import GtkBinding
 /// it waits for the engine to filter a key), which would run us in the middle of that key.
 /// Focus-out, send and exit settle synchronously instead (`settleNow`).
 ///
-/// The idle runs before the frame is drawn: after every pending event (keys, the input
-/// method's D-Bus messages: priority 0) and before GDK's paint (`GDK_PRIORITY_REDRAW`,
-/// 120), so the settle's effects (counter, overflow colour, highlights, a grown input,
-/// an opened completion list) appear in the same frame as the text that caused them.
-/// At GLib's default idle priority (200) they came one frame later.
+/// Settle effects (counter, overflow colour, highlights, a grown input, an opened
+/// completion list) must appear in the frame that shows the text that caused them. So a
+/// pending settle also runs in the frame clock's "before-paint" phase: GTK4 delivers input
+/// events in the frame's own event flush, right before it lays out and paints, and an idle
+/// of any priority would only run after that paint. The idle stays for input that draws no
+/// frame, at a priority above GDK's paint (`GDK_PRIORITY_REDRAW`, 120).
 final class SettleScheduler {
-    /// Between the last event and the frame's paint (`G_PRIORITY_HIGH_IDLE + 20` in GDK).
+    /// After pending events, before GDK's paint (`G_PRIORITY_HIGH_IDLE + 20`).
     static let priority = G_PRIORITY_HIGH_IDLE + 10
+    private var framePhases: FrameClockPhases?
 
     private var pendingSource: UInt32?
     private let sources: SourceGroup
@@ -39,6 +41,17 @@ final class SettleScheduler {
             self?.fire()
             return false
         }
+    }
+
+    /// Also settles, when one is pending, right before each frame of `window` is painted.
+    func settleBeforeEachFrame(of window: UnsafeMutablePointer<GtkWidget>) {
+        framePhases = FrameClockPhases(of: window, [("before-paint", { [weak self] in self?.settleIfPending() })])
+    }
+
+    /// Runs a pending settle now, unless inside a nested loop (then the idle still waits).
+    func settleIfPending() {
+        guard isPending, !MainLoop.isNested else { return }
+        settleNow()
     }
 
     /// Settles immediately, absorbing any pending request.
