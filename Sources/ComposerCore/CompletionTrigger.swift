@@ -82,19 +82,33 @@ public struct CompletionTrigger: Sendable {
     }
 
     /// The word to complete at the caret, or nil (a selection, no prefix, too short or long).
+    ///
+    /// Runs at every settle: it reads back from the caret in small steps (a word is short,
+    /// so one read of `firstReadLength` scalars usually does), never more than the longest
+    /// query plus the longest prefix and the scalar before it.
     public func word(in document: TextDocument, selection: TextSelection) -> CompletionWord? {
-        guard selection.isEmpty, !prefixes.isEmpty else { return nil }
+        guard selection.isEmpty, let longestPrefix = prefixes.first?.prefix.unicodeScalars.count else { return nil }
         let caret = document.clampScalar(selection.caret)
-        let longestPrefix = prefixes.map { $0.prefix.unicodeScalars.count }.max() ?? 1
         // One scalar more than the longest word + prefix, to see what precedes the prefix.
-        let windowStart = max(0, caret - Self.maximumQueryLength - longestPrefix - 1)
-        let window = Array(document.substring(scalars: windowStart..<caret).unicodeScalars)
-        var queryStart = window.count
-        while queryStart > 0, Self.isWordScalar(window[queryStart - 1]) { queryStart -= 1 }
+        let farthestStart = max(0, caret - Self.maximumQueryLength - longestPrefix - 1)
+        var readLength = Self.firstReadLength
+        var windowStart: Int
+        var window: [Unicode.Scalar]
+        var queryStart: Int
+        while true {
+            windowStart = max(farthestStart, caret - readLength)
+            window = document.scalars(in: windowStart..<caret)
+            queryStart = window.count
+            while queryStart > 0, Self.isWordScalar(window[queryStart - 1]) { queryStart -= 1 }
+            // Done once the word and room for the longest prefix and the scalar before it
+            // are inside the window, or the window cannot grow.
+            if windowStart == farthestStart || queryStart > longestPrefix { break }
+            readLength *= 4
+        }
         let queryLength = window.count - queryStart
         guard queryLength <= Self.maximumQueryLength else { return nil }
         for registered in prefixes {
-            let prefix = Array(registered.prefix.unicodeScalars)
+            let prefix = registered.prefix.unicodeScalars
             let prefixStart = queryStart - prefix.count
             guard prefixStart >= 0,
                   zip(window[prefixStart..<queryStart], prefix).allSatisfy({ Self.widthFolded($0) == $1 })
@@ -113,6 +127,9 @@ public struct CompletionTrigger: Sendable {
         return nil
     }
 
+    /// Scalars read before the caret at first (the window grows fourfold if the word is longer).
+    static let firstReadLength = 16
+
     /// Convenience: the word at `caret` (a scalar offset) in `text`.
     public func word(in text: String, caret: Int) -> CompletionWord? {
         word(in: TextDocument(text), selection: TextSelection(caret: caret))
@@ -121,9 +138,12 @@ public struct CompletionTrigger: Sendable {
     /// Letters, marks and digits of any script, `_`, `-`, `.` (and their full-width forms).
     public static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         let scalar = widthFolded(scalar)
-        switch scalar {
-        case "_", "-", ".": return true
-        default: break
+        if scalar.isASCII {
+            // ASCII letters (Lu, Ll) and digits (Nd); `_`, `-`, `.`; nothing else.
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "_", "-", ".": return true
+            default: return false
+            }
         }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
@@ -139,6 +159,13 @@ public struct CompletionTrigger: Sendable {
     /// they belong to a word only after the prefix), symbols (an emoji, also its variation
     /// selector or zero-width joiner), line breaks and other control characters.
     static func mayPrecedePrefix(_ scalar: Unicode.Scalar) -> Bool {
+        // ASCII: everything but letters and digits (controls, spaces, punctuation, symbols).
+        if scalar.isASCII {
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9": return false
+            default: return true
+            }
+        }
         if scalar.properties.isWhitespace { return true }
         switch scalar.value {
         case 0xFE00...0xFE0F, 0x200D, 0xE0020...0xE007F: return true  // emoji sequence tails
