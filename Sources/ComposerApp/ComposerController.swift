@@ -36,6 +36,8 @@ public final class ComposerController {
     let sources = SourceGroup()
     var inputMethod: InputMethodContext?
     var readyAnnounced = false
+    /// The edit log's sequence when the input's growth was last measured.
+    private var grownAtSequence = Int.min
     var exited = false
     var destroyed = false
     /// Trace events of the IM's reaction to a routed key, held while the router filters it
@@ -215,7 +217,13 @@ public final class ComposerController {
             emit(.surroundingDelete(offset: offset, count: count))
             origins.holdUntilSettle(.deleteSurrounding)
         }
-        refreshControls()
+        // Composing began or ended: Send and the caret toolbar follow at once, also when a
+        // nested loop holds the settle back. Everything else waits for the settle, which
+        // runs before the next frame is drawn.
+        switch event {
+        case .preeditStart, .preeditEnd: refreshControls()
+        default: break
+        }
         scheduler.request()
     }
 
@@ -288,7 +296,12 @@ public final class ComposerController {
         for event in pipeline.settle(model) { trace.emit(event) }
         origins.settled()
         refreshControls()
-        ui.updateInputGrowth()
+        // Growth depends on the text's display lines: only an edit can change them here (a
+        // new width is handled where it happens).
+        if grownAtSequence == Int.min || !model.log.edits(after: grownAtSequence).isEmpty {
+            ui.updateInputGrowth()
+        }
+        grownAtSequence = model.log.lastSequence
         // Once per settle, not per input event: the settle runs before the frame is drawn,
         // so the regions still change in the frame that shows the text.
         panelLayout.relayout()

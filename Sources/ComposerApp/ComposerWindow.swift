@@ -198,9 +198,15 @@ final class ComposerWindow {
         for (kind, tag) in highlightTags { cgtk_style_highlight_tag(tag, colors[kind]!) }
     }
 
+    /// What `show(_:canTrim:)` last showed: an unchanged state touches no widget (a
+    /// tooltip alone costs more than the rest of a keystroke's bookkeeping).
+    private var shownLimit: (status: LimitStatus, canTrim: Bool)?
+
     /// Shows the limit's state: what is left, an error style when over, a provisional
     /// style while a composition is counted in; the trim action only when over.
     func show(_ status: LimitStatus, canTrim: Bool) {
+        if let shownLimit, shownLimit.status == status, shownLimit.canTrim == canTrim { return }
+        shownLimit = (status, canTrim)
         gtk_label_set_text(opaque(counterLabel), status.counterText)
         setClass("error", on: counterLabel, status.counterIsOver)
         setClass("dim-label", on: counterLabel, !status.counterIsOver)
