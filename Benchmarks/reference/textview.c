@@ -1,0 +1,106 @@
+/* The yardstick for the composer's keystroke-to-paint latency (issue #11): a plain GTK4
+ * window, 480×600, whose only content is a GtkTextView (wrap word-char, the composer's
+ * margins) in a GtkScrolledWindow, as the composer's input but filling the window.
+ *
+ *   textview [--title TITLE] [--text-file PATH] [--print-text]
+ *
+ * --text-file  start with the file's UTF-8 text, the caret at its end, scrolled to it
+ * --print-text on exit, print the buffer's text to stdout (for tests; nothing otherwise)
+ *
+ * Prints nothing unless asked. SIGTERM and SIGINT end it cleanly (status 0).
+ * Build: cc -O2 -Wall -Wextra -Werror textview.c $(pkg-config --cflags --libs gtk4)
+ */
+#include <gtk/gtk.h>
+#include <glib-unix.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *title = "Reference TextView";
+static const char *text_file;
+static gboolean print_text;
+static GtkTextBuffer *buffer;
+
+static gboolean on_signal(gpointer app)
+{
+    g_application_quit(G_APPLICATION(app));
+    return G_SOURCE_CONTINUE;
+}
+
+static void activate(GtkApplication *app, gpointer data)
+{
+    (void)data;
+    GtkWidget *window = gtk_application_window_new(app);
+    gtk_window_set_title(GTK_WINDOW(window), title);
+    gtk_window_set_default_size(GTK_WINDOW(window), 480, 600);
+
+    GtkWidget *view = gtk_text_view_new();
+    gtk_text_view_set_wrap_mode(GTK_TEXT_VIEW(view), GTK_WRAP_WORD_CHAR);
+    gtk_text_view_set_top_margin(GTK_TEXT_VIEW(view), 6);
+    gtk_text_view_set_bottom_margin(GTK_TEXT_VIEW(view), 6);
+    gtk_text_view_set_left_margin(GTK_TEXT_VIEW(view), 8);
+    gtk_text_view_set_right_margin(GTK_TEXT_VIEW(view), 8);
+    buffer = g_object_ref(gtk_text_view_get_buffer(GTK_TEXT_VIEW(view)));
+
+    if (text_file != NULL) {
+        char *contents = NULL;
+        gsize length = 0;
+        GError *error = NULL;
+        if (!g_file_get_contents(text_file, &contents, &length, &error)) {
+            fprintf(stderr, "textview: --text-file %s: %s\n", text_file, error->message);
+            g_error_free(error);
+            exit(2);
+        }
+        if (!g_utf8_validate(contents, (gssize)length, NULL)) {
+            fprintf(stderr, "textview: --text-file %s: not UTF-8 text\n", text_file);
+            exit(2);
+        }
+        gtk_text_buffer_set_text(buffer, contents, (int)length);
+        g_free(contents);
+        GtkTextIter end;
+        gtk_text_buffer_get_end_iter(buffer, &end);
+        gtk_text_buffer_place_cursor(buffer, &end);
+        gtk_text_view_scroll_to_mark(GTK_TEXT_VIEW(view), gtk_text_buffer_get_insert(buffer), 0, FALSE, 0, 0);
+    }
+
+    GtkWidget *scroller = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroller), view);
+    gtk_window_set_child(GTK_WINDOW(window), scroller);
+    gtk_widget_grab_focus(view);
+    gtk_window_present(GTK_WINDOW(window));
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--title") == 0 && i + 1 < argc) {
+            title = argv[++i];
+        } else if (strcmp(argv[i], "--text-file") == 0 && i + 1 < argc) {
+            text_file = argv[++i];
+        } else if (strcmp(argv[i], "--print-text") == 0) {
+            print_text = TRUE;
+        } else {
+            fprintf(stderr, "usage: textview [--title TITLE] [--text-file PATH] [--print-text]\n");
+            return 2;
+        }
+    }
+    /* Non-unique, as the composer: no hand-over to a running instance. */
+    GtkApplication *app = gtk_application_new("io.github.imecomposer.bench.TextView", G_APPLICATION_NON_UNIQUE);
+    g_signal_connect(app, "activate", G_CALLBACK(activate), NULL);
+    g_unix_signal_add(SIGTERM, on_signal, app);
+    g_unix_signal_add(SIGINT, on_signal, app);
+    char *app_argv[] = { argv[0], NULL };
+    int status = g_application_run(G_APPLICATION(app), 1, app_argv);
+    if (print_text && buffer != NULL) {
+        GtkTextIter start, end;
+        gtk_text_buffer_get_bounds(buffer, &start, &end);
+        char *text = gtk_text_buffer_get_text(buffer, &start, &end, TRUE);
+        fputs(text, stdout);
+        fflush(stdout);
+        g_free(text);
+    }
+    g_clear_object(&buffer);
+    g_object_unref(app);
+    return status;
+}

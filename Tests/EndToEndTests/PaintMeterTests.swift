@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TestHarness
+
+/// The paint meter of `make bench` (Benchmarks/meter/paint-meter.c) works: in a private
+/// Xvfb session it sees a frame (an X Damage on the window) for every key typed into the
+/// plain C GtkTextView reference, with positive latencies, and the keys reach the text.
+/// No timing thresholds: only that the meter measures something real.
+@Suite(.serialized)
+struct PaintMeterTests {
+    /// The C programs, compiled once per test run next to the build.
+    static func tools(in session: TestSession) throws -> BenchTools {
+        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            .appendingPathComponent(".build/paint-meter-test", isDirectory: true)
+        return try BenchTools.build(into: directory, in: session)
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func seesAFrameForEveryKeyInTheReference() throws {
+        let build = try TestSession(name: "meter-build")
+        let tools: BenchTools
+        do {
+            tools = try Self.tools(in: build)
+            build.stop()
+        } catch {
+            build.markFailed()
+            build.stop()
+            throw error
+        }
+        let bench = try BenchSession(name: "paint-meter", inputMethod: .gtkSimple, tools: tools)
+        defer { bench.stop() }
+
+        let app = try bench.start([tools.textview, "--print-text"])
+        #expect(app.firstFrameMicroseconds > 0)
+        #expect(app.firstFrameMicroseconds >= app.mapMicroseconds, "the first frame follows the map")
+        #expect(app.rssKiB > 0)
+
+        let keys = ["h", "e", "l", "l", "o", "space", "m", "e", "t", "e", "r"]
+        let run = try bench.type(keys, warmup: ["x", "BackSpace"], window: app.window, pid: app.pid)
+        #expect(run.measured.map(\.key) == keys)
+        for key in run.measured {
+            #expect(key.latencyMicroseconds != nil, "no frame seen for key \(key.key)")
+            #expect((key.latencyMicroseconds ?? 0) > 0, "latency of \(key.key)")
+            #expect((key.lastMicroseconds ?? 0) >= (key.latencyMicroseconds ?? 0))
+            #expect(key.frames >= 1)
+        }
+        #expect(run.missed == 0)
+
+        // The keys really reached the text view: it prints its text when it exits.
+        #expect(try app.stop() == 0)
+        #expect(app.output.contains("hello meter"), "the reference's text: \(app.output.suffix(300))")
+        #expect(BenchSession.glibProblems(in: app.output) == [])
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func idleReferenceIsQuiet() throws {
+        let build = try TestSession(name: "meter-build")
+        let tools: BenchTools
+        do {
+            tools = try Self.tools(in: build)
+            build.stop()
+        } catch {
+            build.markFailed()
+            build.stop()
+            throw error
+        }
+        let bench = try BenchSession(name: "paint-meter-idle", inputMethod: .gtkSimple, tools: tools)
+        defer { bench.stop() }
+        let app = try bench.start([tools.textview])
+        let idle = try bench.idle(window: app.window, pid: app.pid, seconds: 1)
+        // The caret blink is off in the session's settings: nothing paints while idle.
+        #expect(idle.frames == 0, "frames while idle: \(idle.frames)")
+        #expect(idle.rssKiB > 0)
+        #expect(idle.threads > 0)
+        #expect(try app.stop() == 0)
+    }
+}
