@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "ime-composer", targets: ["ime-composer"]),
         .executable(name: "completion-benchmark", targets: ["completion-benchmark"]),
+        .executable(name: "app-benchmark", targets: ["app-benchmark"]),
         .executable(name: "keystroke-cpu", targets: ["keystroke-cpu"]),
     ],
     dependencies: [
@@ -69,6 +70,14 @@ let package = Package(
         .executableTarget(
             name: "keystroke-cpu",
             dependencies: ["ComposerApp", "ComposerCore", "GtkBinding", "CCallgrind", "TestHarness"]
+        ),
+        // `make bench`: keystroke to first paint, idle CPU and wake-ups, start to first frame
+        // and memory of the release composer against plain C GTK4 references
+        // (Benchmarks/reference), measured from outside by Benchmarks/meter/paint-meter.c
+        // (X Damage + XTest) in private Xvfb sessions, GTK's simple IM and ibus-anthy.
+        .executableTarget(
+            name: "app-benchmark",
+            dependencies: ["ComposerCore", "TestHarness"]
         ),
         // Process/session helpers shared by the GTK and end-to-end suites and the demo.
         .target(

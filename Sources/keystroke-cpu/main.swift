@@ -154,9 +154,11 @@ func findValgrind() -> String? {
     return passed
 }
 
+// A missed goal is a FAIL row in the report, not an error: `make bench` goes on and writes
+// the whole report. Only a measurement that could not be made exits 1.
 do {
-    let passed = try measure()
-    TestSession.exitProcess(passed ? 0 : 1)
+    _ = try measure()
+    TestSession.exitProcess(0)
 } catch {
     FileHandle.standardError.write(Data("keystroke-cpu: \(error)\n".utf8))
     TestSession.exitProcess(1)

@@ -1,0 +1,426 @@
+import Foundation
+import TestHarness
+
+// `make bench` (issue #11): the release composer against plain C GTK4 references, measured
+// from outside both processes the same way (Benchmarks/meter/paint-meter.c: XTest key →
+// the window's next X Damage), in private Xvfb sessions, rounds interleaved:
+//   keystroke → first paint, GTK simple IM and ibus-anthy, empty and 1 MB draft, vs a plain
+//   GtkTextView (Benchmarks/reference/textview.c, 480×600, the same text);
+//   idle CPU and wake-ups over 10 s, focused;
+//   start → first frame and RSS vs a minimal GTK4 window (Benchmarks/reference/window.c).
+// Exit status: 0 when everything was measured (missed goals are FAIL rows in the table),
+// 1 on a measurement error, 2 on a usage error.
+
+struct Options {
+    var markdown: String?
+    var raw: String?
+    var composer = ".build/release/ime-composer"
+    var tools = ".build/bench"
+    var rounds = 5
+    var keysPerRound = 60
+    var startups = 7
+    var idleSeconds = 10
+    var draftBytes = 1 << 20
+    var renderer = "gl"
+    var cases: Set<String> = ["simple", "anthy"]
+
+    static let usage = """
+        usage: app-benchmark [--markdown FILE] [--raw FILE] [--composer PATH] [--tools DIR]
+                             [--rounds N] [--keys N] [--startups N] [--idle-seconds N]
+                             [--draft-bytes N] [--renderer gl|cairo|''] [--only simple|anthy]
+        """
+
+    init(_ arguments: [String]) throws {
+        var i = 0
+        func value() throws -> String {
+            i += 1
+            guard i < arguments.count else { throw UsageError("\(arguments[i - 1]) needs a value") }
+            return arguments[i]
+        }
+        func number() throws -> Int {
+            let text = try value()
+            guard let n = Int(text), n > 0 else { throw UsageError("\(arguments[i - 1]) \(text): a positive number") }
+            return n
+        }
+        while i < arguments.count {
+            switch arguments[i] {
+            case "--markdown": markdown = try value()
+            case "--raw": raw = try value()
+            case "--composer": composer = try value()
+            case "--tools": tools = try value()
+            case "--rounds": rounds = try number()
+            case "--keys": keysPerRound = try number()
+            case "--startups": startups = try number()
+            case "--idle-seconds": idleSeconds = try number()
+            case "--draft-bytes": draftBytes = try number()
+            case "--renderer": renderer = try value()
+            case "--only": cases = [try value()]
+            case "-h", "--help": print(Self.usage); exit(0)
+            default: throw UsageError("unknown argument \(arguments[i])")
+            }
+            i += 1
+        }
+        guard cases.isSubset(of: ["simple", "anthy"]) else { throw UsageError("--only simple or anthy") }
+    }
+}
+
+struct UsageError: Error, CustomStringConvertible { let description: String; init(_ d: String) { description = d } }
+struct BenchmarkError: Error, CustomStringConvertible { let description: String; init(_ d: String) { description = d } }
+
+func say(_ line: String) { FileHandle.standardError.write(Data(("app-benchmark: " + line + "\n").utf8)) }
+
+enum Program: String, CaseIterable {
+    case composer, textview, window
+    var label: String {
+        switch self {
+        case .composer: return "composer"
+        case .textview: return "C GtkTextView"
+        case .window: return "C minimal window"
+        }
+    }
+}
+
+/// One keystroke case's samples.
+struct KeyCase {
+    let inputMethod: BenchSession.InputMethod
+    let draft: Bool
+    var latency: [Program: [Double]] = [:]
+    var last: [Program: [Double]] = [:]
+    var frames: [Program: [Double]] = [:]
+    var missed: [Program: Int] = [:]
+    var notQuiet: [Program: Int] = [:]
+    var title: String {
+        (inputMethod == .gtkSimple ? "GTK simple IM" : "ibus-anthy") + ", " + (draft ? "1 MB draft" : "empty draft")
+    }
+}
+
+final class Benchmark {
+    let options: Options
+    let tools: BenchTools
+    let composer: String
+    var keyCases: [KeyCase] = []
+    var startup: [Program: [Double]] = [:]
+    var startupRSS: [Program: [Double]] = [:]
+    var idle: [Program: BenchSession.Idle] = [:]
+    /// Programs whose threads showed Mesa's llvmpipe workers (the GL renderer at work).
+    var llvmpipe: [Program: Bool] = [:]
+    var knownGtkWarnings = 0
+    var profileCounter = 0
+
+    init(options: Options) throws {
+        self.options = options
+        composer = URL(fileURLWithPath: options.composer).standardizedFileURL.path
+        guard FileManager.default.isExecutableFile(atPath: composer) else {
+            throw BenchmarkError("the composer \(composer) does not exist: swift build -c release --product ime-composer")
+        }
+        let session = try TestSession(name: "bench-build")
+        defer { session.stop() }
+        let directory = URL(fileURLWithPath: options.tools, isDirectory: true).standardizedFileURL
+        tools = try BenchTools.build(into: directory, in: session)
+    }
+
+    func command(_ program: Program, in bench: BenchSession, draft: URL?) -> [String] {
+        switch program {
+        case .composer:
+            profileCounter += 1
+            let profile = bench.session.directory.appendingPathComponent("profile-\(profileCounter)").path
+            return [composer, "--profile", profile] + (draft.map { ["--text-file", $0.path] } ?? [])
+        case .textview:
+            return [tools.textview] + (draft.map { ["--text-file", $0.path] } ?? [])
+        case .window:
+            return [tools.window]
+        }
+    }
+
+    /// Stops the app and checks it ended well and logged no GLib problem.
+    func finish(_ app: BenchSession.App, _ program: Program) throws {
+        let status = try app.stop()
+        let output = app.output
+        let problems = BenchSession.glibProblems(in: output)
+        guard problems.isEmpty else {
+            throw BenchmarkError("\(program.label) logged GLib warnings or criticals:\n" + problems.prefix(5).joined(separator: "\n"))
+        }
+        knownGtkWarnings += output.components(separatedBy: "Trying to snapshot GtkGizmo").count - 1
+        guard status == 0 else {
+            throw BenchmarkError("\(program.label) exited with status \(status) after SIGTERM\n\(output.suffix(2000))")
+        }
+    }
+
+    func noteRenderer(_ program: Program, pid: Int32) {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        let names = tasks.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8) }
+        let gl = names.contains { $0.hasPrefix("llvmpipe") }
+        llvmpipe[program] = (llvmpipe[program] ?? gl) && gl
+    }
+
+    /// A first launch in a fresh session: D-Bus activates the accessibility bus for it,
+    /// and keys typed while that starts can be lost. Not measured.
+    func warmUp(_ bench: BenchSession) throws {
+        let app = try bench.start([tools.textview])
+        _ = try bench.type(["a"], window: app.window, pid: app.pid)
+        try finish(app, .textview)
+    }
+
+    func run() throws {
+        if options.cases.contains("simple") {
+            say("GTK simple IM session: Xvfb + D-Bus, GSK_RENDERER=\(options.renderer)")
+            let bench = try BenchSession(name: "bench-simple", inputMethod: .gtkSimple, tools: tools, renderer: options.renderer)
+            defer { bench.stop() }
+            try warmUp(bench)
+            try measureStartup(bench)
+            try measureIdle(bench)
+            try measureKeys(bench, draft: false)
+            try measureKeys(bench, draft: true)
+        }
+        if options.cases.contains("anthy") {
+            say("ibus-anthy session: Xvfb + D-Bus + ibus-daemon (anthy, hiragana)")
+            let bench = try BenchSession(name: "bench-anthy", inputMethod: .ibusAnthy, tools: tools, renderer: options.renderer)
+            defer { bench.stop() }
+            try warmUp(bench)
+            try measureKeys(bench, draft: false)
+            try measureKeys(bench, draft: true)
+        }
+    }
+
+    func measureStartup(_ bench: BenchSession) throws {
+        let programs: [Program] = [.composer, .window, .textview]
+        for launch in 0..<options.startups {
+            // Rotated each launch: no program always goes first after the previous one exits.
+            for k in 0..<programs.count {
+                let program = programs[(launch + k) % programs.count]
+                let app = try bench.start(command(program, in: bench, draft: nil))
+                startup[program, default: []].append(Double(app.firstFrameMicroseconds))
+                startupRSS[program, default: []].append(Double(app.rssKiB))
+                try finish(app, program)
+            }
+            say("start-up \(launch + 1)/\(options.startups): "
+                + programs.map { "\($0.rawValue) \(Format.ms(startup[$0]!.last!))" }.joined(separator: ", "))
+        }
+    }
+
+    func measureIdle(_ bench: BenchSession) throws {
+        for program in [Program.composer, .textview, .window] {
+            let app = try bench.start(command(program, in: bench, draft: nil))
+            noteRenderer(program, pid: app.pid)
+            let result = try bench.idle(window: app.window, pid: app.pid, seconds: options.idleSeconds)
+            idle[program] = result
+            try finish(app, program)
+            say("idle \(program.rawValue): \(Format.seconds(result.cpuSeconds)) CPU (run \(Format.seconds(result.runSeconds))), "
+                + "\(result.wakeups) wake-ups \(Self.wakers(result)), \(result.frames) frames, RSS \(Format.mib(Double(result.rssKiB)))")
+        }
+    }
+
+    static func wakers(_ idle: BenchSession.Idle) -> String {
+        idle.wakers.isEmpty ? "" : "(" + idle.wakers.map { "\($0.thread) \($0.count)" }.joined(separator: ", ") + ")"
+    }
+
+    func draftFile(_ bench: BenchSession) throws -> URL {
+        let url = bench.session.directory.appendingPathComponent("draft.txt")
+        if !FileManager.default.fileExists(atPath: url.path) {
+            try Workload.draft(bytes: options.draftBytes).write(to: url, atomically: true, encoding: .utf8)
+        }
+        return url
+    }
+
+    func measureKeys(_ bench: BenchSession, draft: Bool) throws {
+        var result = KeyCase(inputMethod: bench.inputMethod, draft: draft)
+        let draftURL = draft ? try draftFile(bench) : nil
+        let anthy = bench.inputMethod == .ibusAnthy
+        let keys = anthy ? Workload.anthyKeys(count: options.keysPerRound) : Workload.simpleKeys(count: options.keysPerRound)
+        let warmup = anthy ? Workload.anthyWarmup : Workload.simpleWarmup
+        say("keystrokes, \(result.title): \(options.rounds) rounds × \(keys.count) keys each, interleaved")
+        for round in 0..<options.rounds {
+            let order: [Program] = round % 2 == 0 ? [.composer, .textview] : [.textview, .composer]
+            for program in order {
+                let app = try bench.start(command(program, in: bench, draft: draftURL), timeout: .seconds(120))
+                noteRenderer(program, pid: app.pid)
+                if anthy { try bench.waitForEngine(window: app.window, pid: app.pid) }
+                let run = try bench.type(keys, warmup: warmup, window: app.window, pid: app.pid)
+                try finish(app, program)
+                let measured = run.measured
+                result.latency[program, default: []] += measured.compactMap { $0.latencyMicroseconds.map(Double.init) }
+                result.last[program, default: []] += measured.compactMap { $0.lastMicroseconds.map(Double.init) }
+                result.frames[program, default: []] += measured.filter { $0.latencyMicroseconds != nil }.map { Double($0.frames) }
+                result.missed[program, default: 0] += run.missed
+                result.notQuiet[program, default: 0] += measured.filter { !$0.quietBefore }.count + (run.readyQuiet ? 0 : 1)
+                let summary = Summary(measured.compactMap { $0.latencyMicroseconds.map(Double.init) })
+                say("  round \(round + 1) \(program.rawValue): median \(summary.map { Format.ms($0.median) } ?? "—"), "
+                    + "p90 \(summary.map { Format.ms($0.p90) } ?? "—"), missed \(run.missed)")
+            }
+        }
+        for program in [Program.composer, .textview] where (result.missed[program] ?? 0) * 10 > options.rounds * keys.count {
+            throw BenchmarkError("\(program.label) showed no paint for \(result.missed[program]!) of \(options.rounds * keys.count) keys (\(result.title)): the keys do not arrive")
+        }
+        keyCases.append(result)
+    }
+}
+
+// MARK: report
+
+struct GoalRow {
+    let goal: String
+    let composer: String
+    let reference: String
+    let ratio: String
+    let target: String
+    let pass: Bool
+    var markdown: String { "| \(goal) | \(composer) | \(reference) | \(ratio) | \(target) | \(pass ? "PASS" : "**FAIL**") |" }
+}
+
+extension Benchmark {
+    func goalRows() -> [GoalRow] {
+        var rows: [GoalRow] = []
+        for c in keyCases {
+            guard let mine = Summary(c.latency[.composer] ?? []), let theirs = Summary(c.latency[.textview] ?? []) else { continue }
+            let median = mine.median / theirs.median, p90 = mine.p90 / theirs.p90
+            rows.append(GoalRow(goal: "Keystroke → first paint, \(c.title): median", composer: Format.ms(mine.median),
+                                reference: Format.ms(theirs.median) + " (GtkTextView)", ratio: Format.ratio(median),
+                                target: "≤ 1.05×", pass: median <= 1.05))
+            rows.append(GoalRow(goal: "Keystroke → first paint, \(c.title): p90", composer: Format.ms(mine.p90),
+                                reference: Format.ms(theirs.p90) + " (GtkTextView)", ratio: Format.ratio(p90),
+                                target: "≤ 1.1×", pass: p90 <= 1.1))
+        }
+        if let mine = idle[.composer], let theirs = idle[.textview] {
+            rows.append(GoalRow(goal: "Idle \(options.idleSeconds) s, focused: CPU", composer: Format.seconds(mine.cpuSeconds),
+                                reference: Format.seconds(theirs.cpuSeconds) + " (GtkTextView)", ratio: "—",
+                                target: "0", pass: mine.cpuSeconds == 0 && mine.runSeconds < 0.001))
+            rows.append(GoalRow(goal: "Idle \(options.idleSeconds) s, focused: wake-ups", composer: "\(mine.wakeups)",
+                                reference: "\(theirs.wakeups) (GtkTextView)", ratio: "—",
+                                target: "0", pass: mine.wakeups == 0))
+        }
+        if let mine = Summary(startup[.composer] ?? []), let theirs = Summary(startup[.window] ?? []) {
+            let ratio = mine.median / theirs.median
+            rows.append(GoalRow(goal: "Start → first frame (median of \(mine.count))", composer: Format.ms(mine.median),
+                                reference: Format.ms(theirs.median) + " (minimal window)", ratio: Format.ratio(ratio),
+                                target: "≤ 1.3×", pass: ratio <= 1.3))
+        }
+        if let mine = idle[.composer], let theirs = idle[.window] {
+            let ratio = Double(mine.rssKiB) / Double(theirs.rssKiB)
+            rows.append(GoalRow(goal: "RSS once idle", composer: Format.mib(Double(mine.rssKiB)),
+                                reference: Format.mib(Double(theirs.rssKiB)) + " (minimal window)", ratio: Format.ratio(ratio),
+                                target: "≤ 1.2×", pass: ratio <= 1.2))
+        }
+        return rows
+    }
+
+    func markdown(date: String) -> String {
+        var out: [String] = []
+        let renderer = options.renderer.isEmpty ? "GTK's choice" : "GSK_RENDERER=\(options.renderer)"
+        let gl = [Program.composer, .textview, .window].filter { llvmpipe[$0] != nil }
+            .map { "\($0.label): \(llvmpipe[$0]! ? "llvmpipe threads seen" : "no llvmpipe threads")" }.joined(separator: "; ")
+        out.append("## App: keystroke to paint, idle, start-up and memory")
+        out.append("")
+        out.append("Measured \(date) by `app-benchmark` (`make bench`): the release `ime-composer` against plain C GTK4 "
+            + "programs (`Benchmarks/reference/`), each in a private Xvfb (1024×768×24) + D-Bus session (+ ibus-daemon "
+            + "with anthy for the IBus cases), GDK_BACKEND=x11, caret blink off (`gtk-cursor-blink=false` in a private "
+            + "settings.ini), the same environment for every program. Paint is measured from outside the processes by "
+            + "`Benchmarks/meter/paint-meter.c`: XTest key press (+ release) → the first X DamageNotify on the program's "
+            + "top-level window (CLOCK_MONOTONIC); the next key is sent once no damage came for 80 ms, so keys never overlap.")
+        out.append("")
+        out.append("Renderer: \(renderer) for every program (\(gl.isEmpty ? "not checked" : gl)).")
+        out.append("")
+        out.append("| Goal | Composer | Reference | Ratio | Target | Verdict |")
+        out.append("|---|---|---|---|---|---|")
+        out += goalRows().map(\.markdown)
+        out.append("")
+        out.append("### Keystroke → first paint")
+        out.append("")
+        out.append("\(options.rounds) rounds per program and case, interleaved (composer, textview, textview, composer, …), "
+            + "each round a fresh process (a fresh `--profile` for the composer), \(options.keysPerRound) measured keys after "
+            + "\(Workload.simpleWarmup.count) warm-up keys. Simple IM: letters and spaces, inserted. ibus-anthy: romaji "
+            + "composing kana in the preedit, each word cancelled with Escape (Escape measured too). The 1 MB draft "
+            + "(\(options.draftBytes) bytes at most, Latin and Japanese lines) is given to both with `--text-file`, caret at the end. "
+            + "\"Last paint\": the last damage of the key's burst; \"frames\": damage bursts per key.")
+        out.append("")
+        out.append("| Case | Program | Keys | Median | p90 | Mean | Min | Max | Last paint median | Frames/key | Missed | Not quiet |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for c in keyCases {
+            for program in [Program.composer, .textview] {
+                guard let s = Summary(c.latency[program] ?? []) else { continue }
+                let last = Summary(c.last[program] ?? []).map { Format.ms($0.median) } ?? "—"
+                let frames = Summary(c.frames[program] ?? []).map { String(format: "%.2f", $0.mean) } ?? "—"
+                out.append("| \(c.title) | \(program.label) | \(s.count) | \(Format.ms(s.median)) | \(Format.ms(s.p90)) | "
+                    + "\(Format.ms(s.mean)) | \(Format.ms(s.min)) | \(Format.ms(s.max)) | \(last) | \(frames) | "
+                    + "\(c.missed[program] ?? 0) | \(c.notQuiet[program] ?? 0) |")
+            }
+        }
+        out.append("")
+        out.append("### Idle, start-up, memory")
+        out.append("")
+        out.append("Idle: \(options.idleSeconds) s with the window focused and nothing happening, after it was quiet (no damage, "
+            + "under 5% CPU) for 300 ms; CPU = utime+stime of /proc/PID/stat (clock ticks) and the exact run time of all "
+            + "threads (schedstat); wake-ups = voluntary + involuntary context switches of all threads. Start-up: from the "
+            + "meter's fork to the first damage of the program's first mapped top-level (its `_NET_WM_PID`), "
+            + "\(options.startups) launches each, rotated; RSS = VmRSS at that first frame (median) and after the idle period.")
+        out.append("")
+        out.append("| Program | Idle CPU | Idle run time | Wake-ups (threads) | Idle frames | Threads | Start → first frame median | p90 | RSS at first frame | RSS once idle |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|")
+        for program in Program.allCases {
+            let i = idle[program]
+            let s = Summary(startup[program] ?? [])
+            let rss = Summary(startupRSS[program] ?? [])
+            out.append("| \(program.label) | \(i.map { Format.seconds($0.cpuSeconds) } ?? "—") | "
+                + "\(i.map { Format.seconds($0.runSeconds) } ?? "—") | \(i.map { "\($0.wakeups) \(Benchmark.wakers($0))" } ?? "—") | "
+                + "\(i.map { "\($0.frames)" } ?? "—") | \(i.map { "\($0.threads)" } ?? "—") | "
+                + "\(s.map { Format.ms($0.median) } ?? "—") | \(s.map { Format.ms($0.p90) } ?? "—") | "
+                + "\(rss.map { Format.mib($0.median) } ?? "—") | \(i.map { Format.mib(Double($0.rssKiB)) } ?? "—") |")
+        }
+        if knownGtkWarnings > 0 {
+            out.append("")
+            out.append("GTK 4.8's known scrollbar warning (\"Trying to snapshot GtkGizmo … without a current allocation\", "
+                + "GNOME/gtk!5222) was printed \(knownGtkWarnings) times in all; no other GLib warning or critical.")
+        }
+        out.append("")
+        return out.joined(separator: "\n")
+    }
+
+    func rawJSON() throws -> Data {
+        var cases: [[String: Any]] = []
+        for c in keyCases {
+            var programs: [String: Any] = [:]
+            for (program, values) in c.latency { programs[program.rawValue] = ["latency_us": values, "last_us": c.last[program] ?? []] }
+            cases.append(["case": c.title, "programs": programs])
+        }
+        var idleOut: [String: Any] = [:]
+        for (program, i) in idle {
+            idleOut[program.rawValue] = ["cpu_s": i.cpuSeconds, "run_s": i.runSeconds, "wakeups": i.wakeups,
+                                         "frames": i.frames, "rss_kib": i.rssKiB]
+        }
+        let object: [String: Any] = [
+            "keys": cases, "idle": idleOut,
+            "startup_us": Dictionary(uniqueKeysWithValues: startup.map { ($0.key.rawValue, $0.value) }),
+            "startup_rss_kib": Dictionary(uniqueKeysWithValues: startupRSS.map { ($0.key.rawValue, $0.value) }),
+        ]
+        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+    }
+}
+
+func main() -> Int32 {
+    let options: Options
+    do {
+        options = try Options(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+        FileHandle.standardError.write(Data("app-benchmark: \(error)\n\(Options.usage)\n".utf8))
+        return 2
+    }
+    do {
+        let benchmark = try Benchmark(options: options)
+        try benchmark.run()
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
+        let text = benchmark.markdown(date: formatter.string(from: Date()) + " UTC")
+        print(text)
+        if let path = options.markdown {
+            try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        if let path = options.raw { try benchmark.rawJSON().write(to: URL(fileURLWithPath: path)) }
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("app-benchmark: measurement error: \(error)\n".utf8))
+        return 1
+    }
+}
+
+TestSession.exitProcess(main())
