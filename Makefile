@@ -3,8 +3,12 @@
 #   make build   swift build
 #   make test    deps + build + build tests (a compiler warning in our sources fails it) + run every
 #                suite (Swift Testing; a GLib warning or critical in the output fails it); a summary
-#   make run     deps + build + run the app; with no display, the headless demo (out/demo/)
-#   make bench   completion benchmark (release build): 100,000 people, ours vs GtkSourceView
+#   make run     deps + release build + run it (.build/release/ime-composer, what make bench measures);
+#                with no display, the headless demo (out/demo/) with that build
+#   make bench   release builds + the C references and paint meter (Benchmarks/) into .build/bench/;
+#                the app benchmark (keystroke to paint, idle, start-up, RSS vs plain C GTK4 in private
+#                Xvfb sessions), the completion benchmark, keystroke CPU when present: docs/benchmarks.md.
+#                Exits non-zero only on a measurement error (a missed goal is a FAIL row).
 #   make clean   remove build products
 #   make install release build, installed under $(DESTDIR)$(PREFIX) (default /usr/local):
 #                bin/ime-composer, share/ime-composer/*.jsonl, the .desktop and the icon
@@ -14,7 +18,9 @@
 
 SHELL := /bin/bash
 SWIFT ?= swift
-BIN := .build/debug/ime-composer
+# What `make run` starts and `make bench` measures: the release build, linked as `make install`
+# links it (Swift runtime and Foundation static: fewer pages to map and relocate at start).
+RELEASE_BIN := .build/release/ime-composer
 TEST_LOG := .build/make-test.log
 BUILD_LOG := .build/make-build.log
 # Extra arguments: make run ARGS='--text hello --caret 2'
@@ -27,6 +33,17 @@ TEST_ARGS ?= --no-parallel
 
 # Where the headless demo saves its screenshots and trace.
 DEMO_OUT ?= out/demo
+
+# make bench: the C programs (Benchmarks/reference, Benchmarks/meter) and the sections go to
+# BENCH_DIR; docs/benchmarks.md is assembled from them. Extra app-benchmark arguments, e.g.
+# make bench APP_BENCH_ARGS='--rounds 2 --keys 20' (see app-benchmark --help). BENCH_BUILD is
+# the Swift scratch path of the release builds (another one keeps a checkout's .build alone).
+BENCH_BUILD ?= .build
+BENCH_SWIFT = $(SWIFT) build -c release --scratch-path $(BENCH_BUILD) $(SWIFT_RELEASE_FLAGS)
+BENCH_DIR = $(BENCH_BUILD)/bench
+BENCH_CC ?= cc
+BENCH_CFLAGS := -O2 -Wall -Wextra -Werror
+APP_BENCH_ARGS ?=
 
 # ---------------------------------------------------------------------------------------
 # Install (see meson-notes.md for meson/Flatpak). The Swift runtime and Foundation are
@@ -91,16 +108,39 @@ test: deps
 	fi; \
 	exit $$status
 
-run: deps build
+run: deps
+	$(SWIFT) build -c release --product ime-composer $(SWIFT_RELEASE_FLAGS)
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
-	  echo "make run: no display: running the headless demo (private Xvfb + D-Bus + IBus) into $(DEMO_OUT)/"; \
-	  exec .build/debug/composer-demo $(DEMO_OUT); \
+	  $(SWIFT) build -c release --product composer-demo $(SWIFT_RELEASE_FLAGS) && \
+	  echo "make run: no display: running the headless demo (private Xvfb + D-Bus + IBus) into $(DEMO_OUT)/" && \
+	  exec .build/release/composer-demo $(DEMO_OUT); \
 	fi; \
-	exec $(BIN) $(ARGS)
+	exec $(RELEASE_BIN) $(ARGS)
 
 bench: deps
-	$(SWIFT) build -c release --product completion-benchmark
-	.build/release/completion-benchmark $(ARGS)
+	$(BENCH_SWIFT) --product ime-composer
+	$(BENCH_SWIFT) --product completion-benchmark
+	$(BENCH_SWIFT) --product app-benchmark
+	@if grep -q '"keystroke-cpu"' Package.swift; then \
+	  echo "+ $(BENCH_SWIFT) --product keystroke-cpu"; \
+	  $(BENCH_SWIFT) --product keystroke-cpu; \
+	fi
+	mkdir -p $(BENCH_DIR)
+	$(BENCH_CC) $(BENCH_CFLAGS) Benchmarks/reference/textview.c -o $(BENCH_DIR)/textview $$(pkg-config --cflags --libs gtk4)
+	$(BENCH_CC) $(BENCH_CFLAGS) Benchmarks/reference/window.c -o $(BENCH_DIR)/window $$(pkg-config --cflags --libs gtk4)
+	$(BENCH_CC) $(BENCH_CFLAGS) Benchmarks/meter/paint-meter.c -o $(BENCH_DIR)/paint-meter -lX11 -lXdamage -lXtst -lXfixes
+	rm -f $(BENCH_DIR)/app.md $(BENCH_DIR)/completion.md $(BENCH_DIR)/keystroke-cpu.md
+	$(BENCH_BUILD)/release/app-benchmark --markdown $(BENCH_DIR)/app.md --raw $(BENCH_DIR)/app-raw.json \
+	  --tools $(BENCH_DIR) --composer $(BENCH_BUILD)/release/ime-composer $(APP_BENCH_ARGS)
+	$(BENCH_BUILD)/release/completion-benchmark --markdown $(BENCH_DIR)/completion.md
+	@if grep -q '"keystroke-cpu"' Package.swift; then \
+	  echo "+ $(BENCH_BUILD)/release/keystroke-cpu --markdown $(BENCH_DIR)/keystroke-cpu.md"; \
+	  $(BENCH_BUILD)/release/keystroke-cpu --markdown $(BENCH_DIR)/keystroke-cpu.md; \
+	fi
+	SWIFT=$(SWIFT) Benchmarks/assemble-report.sh $(BENCH_DIR)/app.md $(BENCH_DIR)/completion.md \
+	  $(BENCH_DIR)/keystroke-cpu.md > $(BENCH_DIR)/benchmarks.md
+	mv $(BENCH_DIR)/benchmarks.md docs/benchmarks.md
+	@echo "make bench: wrote docs/benchmarks.md"
 
 clean:
 	$(SWIFT) package clean
