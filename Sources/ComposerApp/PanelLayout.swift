@@ -23,6 +23,9 @@ final class PanelLayout {
     private var lastLayout: Layout?
     private var lastWindowHeight = 0
     private var lastWindowWidth = 0
+    /// The separator's height: fixed by the theme, measured once (a measure per keystroke
+    /// is a noticeable share of the composer's own work).
+    private var separatorHeight: Int?
     private var heightRepeat: UInt32?
     /// The caret toolbar turned on by hand (it also shows while a keyboard is up).
     var toolbarToggled = false { didSet { relayout() } }
@@ -87,7 +90,8 @@ final class PanelLayout {
     func relayout() {
         guard !sources.isCancelled else { return }  // the window is gone
         let width = Int(gtk_widget_get_width(ui.panel))
-        let chrome = naturalHeight(ui.separator, width: width)
+        if separatorHeight == nil { separatorHeight = naturalHeight(ui.separator, width: width) }
+        let chrome = separatorHeight!
             + (gtk_widget_get_visible(ui.limitHint) != 0 ? naturalHeight(ui.limitHint, width: width) : 0)
         let panelHeight = Int(gtk_widget_get_height(ui.panel)) - chrome
         guard width > 0, panelHeight > 0 else { return }
