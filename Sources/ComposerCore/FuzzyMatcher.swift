@@ -25,8 +25,9 @@ public struct FuzzySearchState {
     private(set) weak var matcher: FuzzyMatcher?
     let headRange: Range<Int>
     let wordRange: Range<Int>
-    /// Every candidate matching `query` (any tier), ascending; nil when the search could stop
-    /// early (enough prefix and word-start matches), which is when re-filtering is not needed.
+    /// Every candidate matching `query` (any tier), ascending; nil when the search did not
+    /// score every candidate (enough prefix and word-start matches, or the full scan skipped
+    /// candidates that could not enter): the next search then starts from the ranges.
     let allMatches: [UInt32]?
 
     /// Whether a search for `folded` may start from this state.
@@ -50,7 +51,17 @@ public struct FuzzySearchState {
 /// | a later word of the key is the query | 225 |
 /// | a later word starts with the query | 200 |
 /// | the query occurs inside a word (contiguous) | 100 |
-/// | the query's characters occur in order (scattered) | 1…99 (more at word starts, fewer gaps) |
+/// | the query's characters occur in order (scattered) | 1…99 (see below) |
+///
+/// A scattered match is scored by its best alignment (not the first one found), so that
+/// what a person means by a scattered query wins: initials (`jn` → **J**an **N**ovák) and
+/// consonant skeletons (`tnk` → **t**a**n**a**k**a). From 60: +8 per character at a word
+/// start; per gap between two matched characters −1 when it skips only vowels inside a
+/// word (`a` in t·a·n), −6 when it skips a consonant or goes on at a later word's start,
+/// and −10 when it jumps into the middle of a later word (`tnk` in **T**ereza Va**nk**ová);
+/// −5 when the first character is not at the key's start. Clamped to 1…99. So a skeleton
+/// inside one word (`nvtn` → **n**o**v**o**t**ná) beats word starts found by skipping
+/// consonants (**n**a**v**ra**t**ilová **n**aďa), and initials (`jn`) beat a skeleton.
 ///
 /// Among equal scores, recently accepted candidates come first (most recent first,
 /// `setRecent(_:)`), then the order the candidates were given in.
@@ -58,9 +69,22 @@ public struct FuzzySearchState {
 /// **Speed.** Keys are folded once, at build time, into one flat buffer. Key starts and
 /// word starts are sorted by the text that follows them, so the prefix and word-start
 /// tiers are two binary searches and one scan of the matching range; only when those
-/// give fewer than `limit` results is every candidate checked (a 64-bit character mask
-/// rejects most without looking at their text). A longer query that extends the previous
-/// one searches only inside the previous ranges, or only the previous matches.
+/// give fewer than `limit` results is every candidate checked. That full scan is what a
+/// mid-word, scattered or no-match query costs (at 100,000 people its memory traffic, not
+/// its arithmetic, is the cost), so it reads as little as it can:
+/// - a 64-bit character mask per candidate rejects most (Latin letters and digits have a
+///   bit each, so for Latin queries it is exact);
+/// - then a 32-byte summary (`CandidateSummary`) tells whether a contiguous match is
+///   possible at all and bounds the scattered score. Candidates come in tie-break order,
+///   so once `limit` results are held, one that cannot beat the worst is skipped without
+///   reading its text, and the scan stops when the results are all contiguous matches;
+/// - summaries and texts are fetched a block of candidates at a time, so their cache
+///   misses overlap instead of queueing one after another;
+/// - a scattered alignment is scored directly when each character has one possible place,
+///   else with a one-pass-per-character table limited to the places each can take.
+///
+/// A longer query that extends the previous one searches only inside the previous ranges,
+/// or only the previous matches (when the previous scan read every candidate).
 public final class FuzzyMatcher {
     public let candidateCount: Int
     /// Original key texts, per candidate (for highlighting).
@@ -70,10 +94,15 @@ public final class FuzzyMatcher {
     private let buffer: [UInt32]
     /// Start of each candidate's keys in `keyStarts` (candidateCount + 1 entries).
     private let firstKey: [Int32]
-    /// Buffer position of every key, candidate by candidate.
+    /// Buffer position of every key, candidate by candidate, then `buffer.count`: key `k`
+    /// ends (its 0) at `keyStarts[k + 1] - 1`.
     private let keyStarts: [Int32]
-    /// A 64-bit mask of the folded characters of all of a candidate's keys.
+    /// A 64-bit mask of the folded characters of all of a candidate's keys (`maskBit`).
     private let masks: [UInt64]
+    /// Per candidate, what the full scan reads before any text (see `CandidateSummary`).
+    private let summaries: [CandidateSummary]
+    /// The longest folded key: the scattered tier's alignment table needs one row this wide.
+    private let longestKey: Int
     /// Key starts, sorted by the folded text from there; with their candidates.
     private let heads: [Int32]
     private let headOwners: [Int32]
@@ -96,40 +125,55 @@ public final class FuzzyMatcher {
         var firstKey: [Int32] = []
         var keyStarts: [Int32] = []
         var masks: [UInt64] = []
+        var summaries: [CandidateSummary] = []
+        var longestKey = 0
         var heads: [Int32] = []
         var headOwners: [Int32] = []
         var words: [Int32] = []
         var wordOwners: [Int32] = []
         firstKey.reserveCapacity(keys.count + 1)
         masks.reserveCapacity(keys.count)
+        summaries.reserveCapacity(keys.count)
         for (candidate, candidateKeys) in keys.enumerated() {
             firstKey.append(Int32(keyStarts.count))
             var mask: UInt64 = 0
+            var summary = CandidateSummary()
+            summary.textStart = UInt32(buffer.count)
             for key in candidateKeys {
                 let start = buffer.count
                 keyStarts.append(Int32(start))
                 TextFolding.fold(key) { value, _, _ in buffer.append(value) }
                 let end = buffer.count
                 buffer.append(0)
+                longestKey = max(longestKey, end - start)
                 guard end > start else { continue }
                 heads.append(Int32(start))
                 headOwners.append(Int32(candidate))
                 for position in start..<end {
                     let value = buffer[position]
                     mask |= Self.maskBit(value)
-                    if position > start, value != TextFolding.separator, buffer[position - 1] == TextFolding.separator {
+                    let previous = buffer[position - 1]  // 0 at the key's start
+                    if position > start { summary.addPair(previous, value) }
+                    guard value != TextFolding.separator, position == start || previous == TextFolding.separator else { continue }
+                    summary.initials |= Self.maskBit(value)
+                    if position > start {
                         words.append(Int32(position))
                         wordOwners.append(Int32(candidate))
                     }
                 }
             }
+            summary.textEnd = UInt32(buffer.count)
             masks.append(mask)
+            summaries.append(summary)
         }
         firstKey.append(Int32(keyStarts.count))
+        keyStarts.append(Int32(buffer.count))
         self.buffer = buffer
         self.firstKey = firstKey
         self.keyStarts = keyStarts
         self.masks = masks
+        self.summaries = summaries
+        self.longestKey = longestKey
         (self.heads, self.headOwners) = Self.sortedBySuffix(heads, owners: headOwners, in: buffer)
         (self.words, self.wordOwners) = Self.sortedBySuffix(words, owners: wordOwners, in: buffer)
         let limit = UInt32(self.recentLimit)
@@ -160,7 +204,7 @@ public final class FuzzyMatcher {
             return (emptyQueryMatches(limit: limit), state)
         }
         if let all = previous?.allMatches {
-            let (ranked, matches) = rankAll(all.lazy.map(Int.init), folded, limit: limit)
+            let (ranked, matches) = rankAll(all, folded, limit: limit)
             return (details(ranked, folded), FuzzySearchState(query: folded, matcher: self, headRange: 0..<0, wordRange: 0..<0,
                                                                allMatches: matches))
         }
@@ -188,9 +232,10 @@ public final class FuzzyMatcher {
         }
         var allMatches: [UInt32]?
         if ranked.count < limit {
-            // Fewer than `limit` prefix/word-start matches: check every candidate.
-            let (rest, matches) = rankAll(0..<candidateCount, folded, limit: limit, excluding: taken)
-            ranked += rest.prefix(limit - ranked.count)
+            // Fewer than `limit` prefix/word-start matches, so every candidate scoring 200 or
+            // more is taken: check the others, which score 100 at most.
+            let (rest, matches) = scanAll(folded, limit: limit - ranked.count, excluding: taken)
+            ranked += rest
             allMatches = matches
         }
         let state = FuzzySearchState(query: folded, matcher: self, headRange: headRange, wordRange: wordRange, allMatches: allMatches)
@@ -202,10 +247,8 @@ public final class FuzzyMatcher {
         guard candidate >= 0, candidate < candidateCount else { return nil }
         let folded = TextFolding.foldedScalars(query)
         if folded.isEmpty { return FuzzyMatch(candidate: candidate, score: 0, key: 0, ranges: []) }
-        let score = buffer.withUnsafeBufferPointer { text in
-            folded.withUnsafeBufferPointer { query in bestScore(candidate, query, text) }
-        }
-        guard let score else { return nil }
+        let score = withScorer(folded) { scorer in scorer.bestScore(candidate) }
+        guard score > 0 else { return nil }
         return details([(candidate, score)], folded).first
     }
 
@@ -224,8 +267,22 @@ public final class FuzzyMatcher {
 
     // MARK: - Sorted starts
 
-    private static func maskBit(_ value: UInt32) -> UInt64 {
-        1 << UInt64((value &* 0x9E37_79B1) >> 26)
+    /// The mask bit of a folded character: `a`…`z` bits 0–25, `0`…`9` bits 26–35, the
+    /// separator bit 36, anything else one of bits 37–63 by hash. Dedicated bits keep the
+    /// mask exact for Latin queries: hashing every character into all 64 bits would let
+    /// Japanese candidates, with their many distinct kanji and kana, pass Latin queries.
+    static func maskBit(_ value: UInt32) -> UInt64 {
+        switch value {
+        case 0x61...0x7A: return 1 << UInt64(value - 0x61)
+        case 0x30...0x39: return 1 << UInt64(value - 0x30 + 26)
+        case TextFolding.separator: return 1 << 36
+        default: return 1 << UInt64(37 + ((value &* 0x9E37_79B1) >> 16) % 27)
+        }
+    }
+
+    /// The mask a candidate must contain (all of it) to possibly match `query`.
+    static func mask(of query: [UInt32]) -> UInt64 {
+        query.reduce(0) { $0 | maskBit($1) }
     }
 
     private static func sortedBySuffix(_ positions: [Int32], owners: [Int32], in buffer: [UInt32]) -> ([Int32], [Int32]) {
@@ -306,139 +363,541 @@ public final class FuzzyMatcher {
 
     // MARK: - Per-candidate scoring
 
-    /// Scores `candidates`; returns the best `limit` (by score, then tie-break order)
-    /// and every candidate that matched, ascending.
-    private func rankAll(_ candidates: some Sequence<Int>, _ query: [UInt32], limit: Int,
-                         excluding: Set<Int> = []) -> (ranked: [(candidate: Int, score: Int)], matches: [UInt32]) {
-        var queryMask: UInt64 = 0
-        for value in query { queryMask |= Self.maskBit(value) }
-        var matches: [UInt32] = []
-        var best = SmallestK(capacity: limit)
-        buffer.withUnsafeBufferPointer { text in
+    /// The key a best-`limit` list is ordered by: higher score first, then tie-break order.
+    @inline(__always)
+    fileprivate static func rankKey(score: Int, order: UInt32) -> UInt64 {
+        UInt64(1023 - score) << 40 | UInt64(order)
+    }
+
+    private func ranked(_ best: SmallestK) -> [(candidate: Int, score: Int)] {
+        best.values.map { value in
+            let rank = Int(value & 0xFF_FFFF_FFFF)
+            let candidate = rank < recentLimit ? recentCandidates[rank] : rank - recentLimit
+            return (candidate, 1023 - Int(value >> 40))
+        }
+    }
+
+    /// Runs `body` with a scorer for `query` (not empty) over this matcher's keys. The
+    /// scorer's pointers, and its scratch memory (allocated here once, not per candidate),
+    /// are valid only inside `body`.
+    private func withScorer<Result>(_ query: [UInt32], _ body: (Scorer) -> Result) -> Result {
+        let width = longestKey + 1
+        let queryBits = query.map(Self.maskBit)
+        var queryPairs = CandidateSummary()
+        for index in query.indices.dropFirst() { queryPairs.addPair(query[index - 1], query[index]) }
+        let pairIndices = query.indices.map { $0 == 0 ? 0 : CandidateSummary.pairIndex(query[$0 - 1], query[$0]) }
+        return buffer.withUnsafeBufferPointer { text in
             query.withUnsafeBufferPointer { query in
-                masks.withUnsafeBufferPointer { masks in
-                    for candidate in candidates {
-                        guard masks[candidate] & queryMask == queryMask,
-                              let score = bestScore(candidate, query, text) else { continue }
-                        matches.append(UInt32(candidate))
-                        if excluding.isEmpty || !excluding.contains(candidate) {
-                            best.insert(UInt64(1023 - score) << 40 | UInt64(order[candidate]))
+                summaries.withUnsafeBufferPointer { summaries in
+                    queryBits.withUnsafeBufferPointer { queryBits in
+                        pairIndices.withUnsafeBufferPointer { pairIndices in
+                            // No key is longer than `longestKey`, so a longer query cannot align.
+                            let rows = query.count <= longestKey ? query.count : 0
+                            return withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, rows * (width + 2))) { scratch in
+                                body(Scorer(text: text, query: query, queryBits: queryBits, queryPairs: queryPairs,
+                                            pairIndices: pairIndices, summaries: summaries,
+                                            scratch: scratch.baseAddress!, width: width))
+                            }
                         }
                     }
                 }
             }
         }
-        let ranked = best.values.map { value -> (candidate: Int, score: Int) in
-            let rank = Int(value & 0xFF_FFFF_FFFF)
-            let candidate = rank < recentLimit ? recentCandidates[rank] : rank - recentLimit
-            return (candidate, 1023 - Int(value >> 40))
-        }
-        return (ranked, matches)
     }
 
-    private func bestScore(_ candidate: Int, _ query: UnsafeBufferPointer<UInt32>, _ text: UnsafeBufferPointer<UInt32>) -> Int? {
-        var best = 0
-        for key in Int(firstKey[candidate])..<Int(firstKey[candidate + 1]) {
-            let score = Self.score(text, at: Int(keyStarts[key]), query).score
-            if score > best { best = score }
+    /// Scores `candidates` (the matches of a query this one extends); returns the best
+    /// `limit` (by score, then tie-break order) and every candidate that matched, in the
+    /// given order.
+    private func rankAll(_ candidates: [UInt32], _ query: [UInt32], limit: Int)
+        -> (ranked: [(candidate: Int, score: Int)], matches: [UInt32]) {
+        let (best, matches) = withScorer(query) { scorer in
+            order.withUnsafeBufferPointer { order in
+                var matches: [UInt32] = []
+                var best = SmallestK(capacity: limit)
+                for candidate in candidates {
+                    let score = scorer.bestScore(Int(candidate))
+                    guard score > 0 else { continue }
+                    matches.append(candidate)
+                    best.insert(Self.rankKey(score: score, order: order[Int(candidate)]))
+                }
+                return (best, matches)
+            }
         }
-        return best > 0 ? best : nil
+        return (ranked(best), matches)
     }
 
-    /// The score of the folded key starting at `start` (0: no match) and, for contiguous
-    /// tiers, where the match starts.
+    /// Scores every candidate not in `excluding` (which must hold every candidate scoring
+    /// 200 or more), in tie-break order: recent ones first, then by index. Returns the best
+    /// `limit`, and every candidate that matched (ascending), or nil for those when it
+    /// skipped some (see `FullScan`).
+    private func scanAll(_ query: [UInt32], limit: Int, excluding: Set<Int>)
+        -> (ranked: [(candidate: Int, score: Int)], matches: [UInt32]?) {
+        let queryMask = Self.mask(of: query)
+        let firstNonRecent = UInt32(recentLimit)
+        let recent = recentCandidates
+        let scan = withScorer(query) { scorer in
+            masks.withUnsafeBufferPointer { masks in
+                order.withUnsafeBufferPointer { order in
+                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: FullScan.blockSize) { block in
+                        var scan = FullScan(limit: limit, excluding: excluding, scorer: scorer, order: order)
+                        for candidate in recent where masks[candidate] & queryMask == queryMask {
+                            guard scan.visit(candidate) else { return scan }
+                        }
+                        // Block by block: the candidates whose mask passes, then their summaries
+                        // and texts fetched together (`prefetch`), then scored one by one.
+                        var blockStart = 0
+                        while blockStart < masks.count {
+                            let blockEnd = min(masks.count, blockStart + FullScan.blockSize)
+                            var count = 0
+                            for candidate in blockStart..<blockEnd
+                            where masks[candidate] & queryMask == queryMask && order[candidate] >= firstNonRecent {
+                                block[count] = Int32(candidate)
+                                count += 1
+                            }
+                            let passed = UnsafeBufferPointer(rebasing: block[0..<count])
+                            scan.prefetch(passed)
+                            for candidate in passed {
+                                guard scan.visit(Int(candidate)) else { return scan }
+                            }
+                            blockStart = blockEnd
+                        }
+                        return scan
+                    }
+                }
+            }
+        }
+        if scan.skipped { return (ranked(scan.best), nil) }
+        return (ranked(scan.best), recent.isEmpty ? scan.matches : scan.matches.sorted())
+    }
+
+    /// Matches with the best key and the highlight ranges in its original text.
+    private func details(_ ranked: [(candidate: Int, score: Int)], _ query: [UInt32]) -> [FuzzyMatch] {
+        withScorer(query) { scorer in
+            ranked.map { candidate, score in
+                for (offset, key) in (Int(firstKey[candidate])..<Int(firstKey[candidate + 1])).enumerated() {
+                    let start = Int(keyStarts[key]), end = Int(keyStarts[key + 1]) - 1
+                    guard let positions = scorer.positions(start, end, scoring: score) else { continue }
+                    let folded = TextFolding.foldWithSources(keys[candidate][offset])
+                    return FuzzyMatch(candidate: candidate, score: score, key: offset,
+                                      ranges: folded.originalRanges(ofFolded: positions))
+                }
+                return FuzzyMatch(candidate: candidate, score: score, key: 0, ranges: [])
+            }
+        }
+    }
+}
+
+/// What the full scan knows of a candidate without reading its text, enough to skip most
+/// candidates of a scattered query once the results are full, and where its text is, so
+/// that scoring it reads nothing else. 32 bytes: two per cache line.
+///
+/// A contiguous match needs every adjacent pair of query characters adjacent in some key
+/// (`hasPair`). A scattered match scores at most 60 plus, per query character (by the
+/// rule in `FuzzyMatcher`'s documentation):
+/// - the first: +8 if it starts a word somewhere (`initials`), else −5 (it cannot be at a
+///   key's start either), 0 for a separator;
+/// - after a separator: +8 if it starts a word somewhere, else 0;
+/// - otherwise: +2 if it starts a word somewhere (+8 for the word start, but reaching a
+///   later word's start from a letter skips the separator before it: −6), else 0 if the
+///   pair with the previous character is adjacent somewhere, else −1 (a gap costs at least 1).
+struct CandidateSummary {
+    /// Mask bits (`FuzzyMatcher.maskBit`) of the characters that start a word of any key.
+    var initials: UInt64 = 0
+    /// A 128-bit hashed set of the adjacent character pairs in each key: 64 bits would
+    /// be half full with the ~40 pairs of a person's four keys.
+    var pairsLow: UInt64 = 0
+    var pairsHigh: UInt64 = 0
+    /// The candidate's keys in the matcher's buffer: each ends with a 0.
+    var textStart: UInt32 = 0
+    var textEnd: UInt32 = 0
+
+    /// Where the pair's bit is: 0…63 in `pairsLow`, 64…127 in `pairsHigh`.
     @inline(__always)
-    private static func score(_ text: UnsafeBufferPointer<UInt32>, at start: Int, _ query: UnsafeBufferPointer<UInt32>) -> (score: Int, position: Int) {
-        let separator = TextFolding.separator
+    static func pairIndex(_ first: UInt32, _ second: UInt32) -> UInt32 {
+        let hash = (first &* 0x9E37_79B1) ^ (second &* 0x85EB_CA77)
+        return ((hash ^ (hash >> 15)) &* 0x2C1B_3C6D) >> 25
+    }
+
+    mutating func addPair(_ first: UInt32, _ second: UInt32) {
+        let index = Self.pairIndex(first, second)
+        if index < 64 { pairsLow |= 1 << UInt64(index) } else { pairsHigh |= 1 << UInt64(index - 64) }
+    }
+
+    /// False only when the pair (by `pairIndex`) is adjacent in none of the keys.
+    @inline(__always)
+    func hasPair(index: UInt32) -> Bool {
+        (index < 64 ? pairsLow >> UInt64(index) : pairsHigh >> UInt64(index - 64)) & 1 != 0
+    }
+}
+
+/// The state of `FuzzyMatcher.scanAll`. Candidates come in tie-break order, so a candidate
+/// must score more than the worst of a full list to enter it: one whose summary bounds its
+/// score to no more is skipped without reading its text, and once the list is full of
+/// 100s (a contiguous match, the most a candidate not taken by the index can score) the
+/// scan stops. A value type, so that the loop's updates need no run-time exclusivity checks.
+private struct FullScan {
+    /// Candidates per block: their summaries and texts are fetched together.
+    static let blockSize = 1024
+
+    let limit: Int
+    let excluding: Set<Int>
+    let scorer: Scorer
+    let order: UnsafeBufferPointer<UInt32>
+    var best: SmallestK
+    var matches: [UInt32] = []
+    /// Whether a candidate was skipped unscored (then `matches` is incomplete).
+    var skipped = false
+    /// Where the prefetching loads go, so that they are not optimized away.
+    var sink: UInt64 = 0
+
+    init(limit: Int, excluding: Set<Int>, scorer: Scorer, order: UnsafeBufferPointer<UInt32>) {
+        self.limit = limit
+        self.excluding = excluding
+        self.scorer = scorer
+        self.order = order
+        best = SmallestK(capacity: limit)
+    }
+
+    /// The worst score in the list when it is full (a candidate needs more), else 0.
+    @inline(__always)
+    private var threshold: Int {
+        best.isFull ? 1023 - Int(best.values[limit - 1] >> 40) : 0
+    }
+
+    /// The most `summary`'s candidate can score.
+    @inline(__always)
+    private func bound(_ summary: CandidateSummary) -> Int {
+        scorer.contiguousPossible(summary) ? 100 : scorer.scatteredBound(summary)
+    }
+
+    /// Loads the summaries of `candidates`, then the texts of those that may still enter,
+    /// in tight loops of independent loads: the memory system fetches them in parallel,
+    /// where scoring one candidate after another would wait for each in turn. This halves
+    /// the time of a scattered query, which reads thousands of scattered candidates.
+    mutating func prefetch(_ candidates: UnsafeBufferPointer<Int32>) {
+        var sink: UInt64 = 0
+        for candidate in candidates { sink &+= scorer.summaries[Int(candidate)].initials }
+        let threshold = threshold
+        for candidate in candidates {
+            let summary = scorer.summaries[Int(candidate)]
+            guard bound(summary) > threshold else { continue }
+            var position = Int(summary.textStart)
+            while position < Int(summary.textEnd) {
+                sink &+= UInt64(scorer.text[position])
+                position += 16  // one 64-byte line of UInt32
+            }
+        }
+        self.sink &+= sink
+    }
+
+    /// Scores one candidate whose mask passed; false once no later candidate can enter.
+    @inline(__always)
+    mutating func visit(_ candidate: Int) -> Bool {
+        let summary = scorer.summaries[candidate]
+        let taken = !excluding.isEmpty && excluding.contains(candidate)
+        if best.isFull {
+            let threshold = threshold
+            if threshold >= 100 {
+                skipped = true
+                return false
+            }
+            if taken || bound(summary) <= threshold {
+                skipped = true
+                return true
+            }
+        }
+        let score = scorer.bestScore(summary, contiguous: scorer.contiguousPossible(summary))
+        guard score > 0 else { return true }
+        matches.append(UInt32(candidate))
+        if !taken { best.insert(FuzzyMatcher.rankKey(score: score, order: order[candidate])) }
+        return true
+    }
+}
+
+/// Scores keys against one query. Its pointers are valid only inside
+/// `FuzzyMatcher.withScorer`, which is why it is a plain struct of pointers and not a copy
+/// of the matcher's arrays: the full scan calls it for many candidates, and nothing in it
+/// allocates. A key is given as its buffer range: `start`, and `end`, where its 0 is.
+private struct Scorer {
+    /// The matcher's folded keys (each followed by 0).
+    let text: UnsafeBufferPointer<UInt32>
+    let query: UnsafeBufferPointer<UInt32>
+    /// `FuzzyMatcher.maskBit` of each query character.
+    let queryBits: UnsafeBufferPointer<UInt64>
+    /// The query's adjacent pairs, as a set (`pairsLow`, `pairsHigh`) and one by one
+    /// (`pairIndices[i]`: the pair ending at character i; entry 0 unused).
+    let queryPairs: CandidateSummary
+    let pairIndices: UnsafeBufferPointer<UInt32>
+    let summaries: UnsafeBufferPointer<CandidateSummary>
+    /// `query.count` rows of `width` for the alignment table, then the earliest and the
+    /// latest position of each query character.
+    let scratch: UnsafeMutablePointer<Int32>
+    let width: Int
+
+    /// Far below any real alignment score (at least −15 per query character).
+    private static let impossible: Int32 = -1 << 24
+    private static let separator = TextFolding.separator
+
+    func bestScore(_ candidate: Int) -> Int {
+        let summary = summaries[candidate]
+        return bestScore(summary, contiguous: contiguousPossible(summary))
+    }
+
+    /// The candidate's score: the best over its keys; 0 when none matches. Contiguous
+    /// matches (100 and up) beat every scattered one, so alignments are only computed when
+    /// no key has the query as a whole; `contiguous` false says none can.
+    @inline(__always)
+    func bestScore(_ summary: CandidateSummary, contiguous: Bool) -> Int {
+        let textEnd = Int(summary.textEnd)
+        var best = 0
+        if contiguous {
+            var start = Int(summary.textStart)
+            while start < textEnd {
+                let found = self.contiguous(start)
+                best = max(best, found.score)
+                start = found.end + 1
+            }
+            if best > 0 { return best }
+        }
+        var start = Int(summary.textStart)
+        while start < textEnd {
+            var end = start
+            while text[end] != 0 { end += 1 }
+            best = max(best, scattered(start, end))
+            start = end + 1
+        }
+        return best
+    }
+
+    /// Whether the candidate's keys may hold the query contiguously: every adjacent pair
+    /// of query characters is adjacent somewhere (always, for one character).
+    @inline(__always)
+    func contiguousPossible(_ summary: CandidateSummary) -> Bool {
+        summary.pairsLow & queryPairs.pairsLow == queryPairs.pairsLow
+            && summary.pairsHigh & queryPairs.pairsHigh == queryPairs.pairsHigh
+    }
+
+    /// The most a scattered match in the candidate can score (see `CandidateSummary`).
+    @inline(__always)
+    func scatteredBound(_ summary: CandidateSummary) -> Int {
+        var bound = 60
+        for index in 0..<query.count {
+            let initial = summary.initials & queryBits[index] != 0
+            if index == 0 {
+                bound += query[0] == Self.separator ? 0 : (initial ? 8 : -5)
+            } else if query[index - 1] == Self.separator {
+                bound += initial ? 8 : 0
+            } else if initial {
+                bound += 2
+            } else if !summary.hasPair(index: pairIndices[index]) {
+                bound -= 1
+            }
+        }
+        return min(99, max(1, bound))
+    }
+
+    /// The folded ranges (relative to the key) to highlight when the key scores `score`;
+    /// nil when it scores something else.
+    func positions(_ start: Int, _ end: Int, scoring score: Int) -> [Range<Int>]? {
+        let contiguous = contiguous(start)
+        if contiguous.score > 0 {
+            guard contiguous.score == score else { return nil }
+            let relative = contiguous.position - start
+            return [relative..<relative + query.count]
+        }
+        guard scattered(start, end) == score else { return nil }
+        var result: [Range<Int>] = []
+        for position in alignment(start) {
+            let relative = position - start
+            if let last = result.last, last.upperBound == relative {
+                result[result.count - 1] = last.lowerBound..<relative + 1
+            } else {
+                result.append(relative..<relative + 1)
+            }
+        }
+        return result
+    }
+
+    /// The contiguous tiers (350 … 100; 0: the query does not occur as a whole), where
+    /// the best occurrence starts, and where the key ends (its 0).
+    @inline(__always)
+    func contiguous(_ start: Int) -> (score: Int, position: Int, end: Int) {
         let length = query.count
+        // The key's 0 never equals a query character, so this never reads past the key.
         @inline(__always) func matches(at position: Int) -> Bool {
             for index in 0..<length where text[position + index] != query[index] { return false }
             return true
         }
         @inline(__always) func bonus(after position: Int) -> Int {
             let next = text[position + length]
-            return next == 0 ? 50 : (next == separator ? 25 : 0)
+            return next == 0 ? 50 : (next == Self.separator ? 25 : 0)
         }
-        if text[start] == 0 { return (0, 0) }  // an empty key
-        if matches(at: start) { return (300 + bonus(after: start), start) }
-        // Later word starts and inner occurrences.
+        if text[start] == 0 { return (0, 0, start) }  // an empty key
         var best = (score: 0, position: 0)
+        if matches(at: start) { best = (300 + bonus(after: start), start) }
+        // Later word starts and inner occurrences.
         var position = start + 1
         let first = query[0]
         while text[position] != 0 {
-            if text[position] == first, matches(at: position) {
-                let wordStart = text[position - 1] == separator && first != separator
+            if best.score < 225, text[position] == first, matches(at: position) {
+                let wordStart = text[position - 1] == Self.separator && first != Self.separator
                 let score = wordStart ? 200 + (bonus(after: position) == 0 ? 0 : 25) : 100
                 if score > best.score { best = (score, position) }
-                if score == 225 { break }
             }
             position += 1
         }
-        if best.score > 0 { return best }
-        // Scattered: the query's characters in order, taken greedily.
-        var wordStartHits = 0, runs = 0, index = 0
-        var previous = -2
-        var firstPosition = -1
-        position = start
-        while index < length, text[position] != 0 {
-            if text[position] == query[index] {
-                if position == start || text[position - 1] == separator { wordStartHits += 1 }
-                if position != previous + 1 { runs += 1 }
-                if firstPosition < 0 { firstPosition = position }
-                previous = position
-                index += 1
-            }
-            position += 1
-        }
-        guard index == length else { return (0, 0) }
-        let score = 60 + 8 * wordStartHits - 4 * (runs - 1) - (firstPosition > start ? 5 : 0)
-        return (min(99, max(1, score)), firstPosition)
+        return (best.score, best.position, position)
     }
 
-    /// The folded positions (relative to the key) of the matched characters, for a key
-    /// that scored `score`.
-    private static func positions(_ text: UnsafeBufferPointer<UInt32>, at start: Int, _ query: UnsafeBufferPointer<UInt32>,
-                                  scored: (score: Int, position: Int)) -> [Range<Int>] {
-        if scored.score >= 100 {
-            let relative = scored.position - start
-            return [relative..<relative + query.count]
+    @inline(__always)
+    private static func isVowel(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x61, 0x65, 0x69, 0x6F, 0x75: return true  // a e i o u
+        default: return false
         }
-        var result: [Range<Int>] = []
-        var index = 0
+    }
+
+    @inline(__always)
+    private func isWordStart(_ position: Int, keyStart: Int) -> Bool {
+        text[position] != Self.separator && (position == keyStart || text[position - 1] == Self.separator)
+    }
+
+    /// The score of the best scattered alignment of the query in the key (see
+    /// `FuzzyMatcher`: 1…99), or 0 when the query's characters do not occur in order.
+    /// Leaves what `alignment(_:)` needs in the scratch memory.
+    ///
+    /// Row `i` of the table holds, per position where query character `i` can be, the best
+    /// partial score of an alignment of characters 0…i ending there. The gap penalty depends
+    /// only on whether the skipped text holds a separator or a consonant, so each row is one
+    /// pass that keeps the best earlier entry per kind of gap (`acrossWords`, `withinWord`,
+    /// `vowelsOnly`) instead of trying every earlier position. Rows are computed only
+    /// between the earliest (greedy from the left) and latest (greedy from the right) place
+    /// of each character; when those are equal for every character there is one alignment,
+    /// scored without the table.
+    func scattered(_ start: Int, _ end: Int) -> Int {
+        let count = query.count
+        guard count <= end - start else { return 0 }  // also keeps `scratch` in bounds
+        let earliest = scratch + count * width, latest = earliest + count
         var position = start
-        while index < query.count, text[position] != 0 {
-            if text[position] == query[index] {
-                let relative = position - start
-                if let last = result.last, last.upperBound == relative {
-                    result[result.count - 1] = last.lowerBound..<relative + 1
-                } else {
-                    result.append(relative..<relative + 1)
-                }
-                index += 1
-            }
+        for index in 0..<count {
+            let value = query[index]
+            while position < end, text[position] != value { position += 1 }
+            if position == end { return 0 }
+            earliest[index] = Int32(position)
             position += 1
         }
-        return result
-    }
-
-    /// Matches with the best key and the highlight ranges in its original text.
-    private func details(_ ranked: [(candidate: Int, score: Int)], _ query: [UInt32]) -> [FuzzyMatch] {
-        buffer.withUnsafeBufferPointer { text in
-            query.withUnsafeBufferPointer { query in
-                ranked.map { candidate, score in
-                    for (offset, key) in (Int(firstKey[candidate])..<Int(firstKey[candidate + 1])).enumerated() {
-                        let start = Int(keyStarts[key])
-                        let scored = Self.score(text, at: start, query)
-                        guard scored.score == score else { continue }
-                        let folded = TextFolding.foldWithSources(keys[candidate][offset])
-                        let positions = Self.positions(text, at: start, query, scored: scored)
-                        return FuzzyMatch(candidate: candidate, score: score, key: offset,
-                                          ranges: folded.originalRanges(ofFolded: positions))
-                    }
-                    return FuzzyMatch(candidate: candidate, score: score, key: 0, ranges: [])
+        position = end - 1
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            let value = query[index]
+            while text[position] != value { position -= 1 }
+            latest[index] = Int32(position)
+            position -= 1
+        }
+        if isForced(count, earliest, latest) {
+            var score = Int(earliest[0]) > start ? -5 : 0
+            for index in 0..<count {
+                let position = Int(earliest[index])
+                let wordStart = isWordStart(position, keyStart: start)
+                if wordStart { score += 8 }
+                if index > 0 { score -= Int(gapPenalty(from: Int(earliest[index - 1]), to: position, wordStart: wordStart)) }
+            }
+            return min(99, max(1, 60 + score))
+        }
+        let impossible = Self.impossible
+        // Row 0: where the alignment starts.
+        for position in Int(earliest[0])...Int(latest[0]) {
+            guard text[position] == query[0] else {
+                scratch[position - start] = impossible
+                continue
+            }
+            scratch[position - start] = (isWordStart(position, keyStart: start) ? 8 : 0) - (position > start ? 5 : 0)
+        }
+        for index in 1..<max(1, count) {
+            let previousRow = scratch + (index - 1) * width, row = scratch + index * width
+            let previousLatest = Int(latest[index - 1]), rowEarliest = Int(earliest[index])
+            let value = query[index]
+            // The best entry of the previous row whose gap to here crosses a separator, holds
+            // a consonant but no separator, or only vowels (the entry just before is apart).
+            var acrossWords = impossible, withinWord = impossible, vowelsOnly = impossible
+            for position in Int(earliest[index - 1]) + 1...Int(latest[index]) {
+                let before = position - 1 <= previousLatest ? previousRow[position - 1 - start] : impossible
+                let here = text[position]
+                if position >= rowEarliest, here == value {
+                    let wordStart = isWordStart(position, keyStart: start)
+                    let best = max(before, vowelsOnly - 1, withinWord - 6, acrossWords - (wordStart ? 6 : 10))
+                    row[position - start] = best < impossible / 2 ? impossible : best + (wordStart ? 8 : 0)
+                } else {
+                    row[position - start] = impossible
+                }
+                // Move on: `before` becomes an entry with a gap, of the kind `here` makes.
+                if here == Self.separator {
+                    acrossWords = max(acrossWords, withinWord, vowelsOnly, before)
+                    withinWord = impossible
+                    vowelsOnly = impossible
+                } else if Self.isVowel(here) {
+                    vowelsOnly = max(vowelsOnly, before)
+                } else {
+                    withinWord = max(withinWord, vowelsOnly, before)
+                    vowelsOnly = impossible
                 }
             }
         }
+        let last = scratch + (count - 1) * width
+        var best = impossible
+        for position in Int(earliest[count - 1])...Int(latest[count - 1]) { best = max(best, last[position - start]) }
+        return min(99, max(1, 60 + Int(best)))
+    }
+
+    /// Whether each query character has one place only (its earliest is its latest): then
+    /// there is one alignment, scored directly, and the table is not needed. Typical for a
+    /// consonant skeleton (`tnk` in `tanaka`).
+    @inline(__always)
+    private func isForced(_ count: Int, _ earliest: UnsafeMutablePointer<Int32>, _ latest: UnsafeMutablePointer<Int32>) -> Bool {
+        for index in 0..<count where earliest[index] != latest[index] { return false }
+        return true
+    }
+
+    /// The positions of the alignment `scattered` just scored for the key starting at
+    /// `start` (it must have matched): walked back from its leftmost best end, each step to
+    /// the nearest entry that explains it.
+    func alignment(_ start: Int) -> [Int] {
+        let count = query.count
+        let earliest = scratch + count * width, latest = earliest + count
+        if isForced(count, earliest, latest) { return (0..<count).map { Int(earliest[$0]) } }
+        let last = scratch + (count - 1) * width
+        var position = Int(earliest[count - 1])
+        for candidate in Int(earliest[count - 1])...Int(latest[count - 1]) where last[candidate - start] > last[position - start] {
+            position = candidate
+        }
+        var result = [position]
+        for index in stride(from: count - 1, through: 1, by: -1) {
+            let row = scratch + index * width, previousRow = scratch + (index - 1) * width
+            let wordStart = isWordStart(position, keyStart: start)
+            let target = row[position - start] - (wordStart ? 8 : 0)
+            var before = min(position - 1, Int(latest[index - 1]))
+            while before >= Int(earliest[index - 1]) {
+                if previousRow[before - start] > Self.impossible / 2,
+                   previousRow[before - start] - gapPenalty(from: before, to: position, wordStart: wordStart) == target {
+                    break
+                }
+                before -= 1
+            }
+            assert(before >= Int(earliest[index - 1]), "an alignment entry without a predecessor")
+            position = before
+            result.append(position)
+        }
+        return result.reversed()
+    }
+
+    /// What skipping the text strictly between `from` and `to` costs (see `scattered`).
+    private func gapPenalty(from: Int, to: Int, wordStart: Bool) -> Int32 {
+        guard to > from + 1 else { return 0 }
+        var consonant = false
+        for position in from + 1..<to {
+            if text[position] == Self.separator { return wordStart ? 6 : 10 }
+            if !Self.isVowel(text[position]) { consonant = true }
+        }
+        return consonant ? 6 : 1
     }
 }
 
@@ -451,6 +910,8 @@ struct SmallestK {
         self.capacity = capacity
         values.reserveCapacity(capacity)
     }
+
+    var isFull: Bool { values.count == capacity }
 
     @inline(__always)
     mutating func insert(_ value: UInt64) {
