@@ -9,16 +9,52 @@ import GtkBinding
 ///
 /// Rows never take focus: the text view (and its input method) keeps it while the user
 /// moves through the list with the keys or clicks a row.
+///
+/// `show` runs on every settle (issue #11: a keystroke must cost about what a plain text
+/// view costs), so the row widgets are made once and then kept: a changed list updates
+/// their labels and selection in place, spare rows are hidden rather than destroyed, and a
+/// list that did not change costs a comparison. Rebuilding the rows instead cost ~2.8M
+/// instructions per keystroke while the list was open.
 final class CompletionListView {
     let container: UnsafeMutablePointer<GtkWidget>
     private let listBox: UnsafeMutablePointer<GtkWidget>
-    private var rows: [UnsafeMutablePointer<GtkWidget>] = []
+    /// Every row made so far, in list order; the first `shownCount` are shown.
+    private var rows: [Row] = []
+    private var shownCount = 0
     /// Called with the index (in the controller's items) of a clicked row.
     var onActivate: ((Int) -> Void)?
     private var firstShownIndex = 0
-    /// What the rows show now: rebuilt only when this changes (a click must find the row
-    /// it pressed still there when the button is released).
-    private var shownIDs: [String] = []
+
+    /// One row's widgets, and what its labels show now (so an unchanged row is not touched:
+    /// setting a label's text or attributes re-lays it out even when they are equal).
+    private struct Row {
+        let row: UnsafeMutablePointer<GtkWidget>
+        let glyph: UnsafeMutablePointer<GtkWidget>
+        let title: UnsafeMutablePointer<GtkWidget>
+        let detail: UnsafeMutablePointer<GtkWidget>
+        var content: RowContent?
+    }
+
+    /// What a row shows of an item.
+    private struct RowContent: Equatable {
+        var glyph: String
+        var isEmoji: Bool
+        var title: String
+        var titleHighlights: [Range<Int>]
+        var detail: String
+        var detailHighlights: [Range<Int>]
+
+        init(_ item: CompletionItem) {
+            glyph = item.glyph.isEmpty ? String(item.title.prefix(1)) : item.glyph
+            isEmoji = item.kind == .emoji
+            title = item.title
+            titleHighlights = item.titleHighlights
+            detail = item.detail
+            detailHighlights = item.detailHighlights
+        }
+
+        var glyphClass: String { isEmoji ? "emoji-glyph" : "avatar" }
+    }
 
     init() {
         listBox = gtk_list_box_new()
@@ -30,10 +66,25 @@ final class CompletionListView {
         gtk_widget_add_css_class(container, "completion-slot")
         gtk_box_append(cast(container), listBox)
         gtk_widget_set_visible(container, 0)
+        // Connected once for the list box, not per row or per show: rows come and go
+        // (hidden) without handlers of their own.
         onPointerSignal(listBox, "row-activated") { [weak self] row in
             guard let self, let row else { return }
             let index = Int(gtk_list_box_row_get_index(cast(row)))
+            guard index < shownCount else { return }
             onActivate?(firstShownIndex + index)
+        }
+        // A theme change alters the rows' padding without changing their fonts (which
+        // `RowStyle` notices by itself): measure again. The settings outlive this view, so
+        // the handler goes with the list box.
+        if let settings = gtk_settings_get_default() {
+            let handler = onNotify(settings, property: "gtk-theme-name") { [weak self] in
+                self?.measuredHeights.removeAll()
+                self?.measuredStyle = nil
+            }
+            onSignal(listBox, "destroy") {
+                g_signal_handler_disconnect(settings.rawPointer, handler)
+            }
         }
     }
 
@@ -44,59 +95,149 @@ final class CompletionListView {
             return
         }
         defer { gtk_widget_set_visible(container, 1) }
-        let visible = Array(completion.visibleItems.prefix(maximumRows))
+        let visible = completion.visibleItems.prefix(maximumRows)
         firstShownIndex = completion.visibleRange.lowerBound
-        let ids = visible.map { "\($0.id)\u{0}\($0.titleHighlights)\($0.detailHighlights)" }
-        if ids != shownIDs {
-            shownIDs = ids
-            for row in rows { gtk_list_box_remove(opaque(listBox), row) }
-            rows = visible.map(Self.makeRow)
-            for row in rows { gtk_list_box_append(opaque(listBox), row) }
-            if let first = rows.first {
-                var minimum: Int32 = 0, natural: Int32 = 0
-                gtk_widget_measure(first, GTK_ORIENTATION_VERTICAL, -1, &minimum, &natural, nil, nil)
-                if natural > 0 { measuredRowHeight = Int(natural) }
-            }
+        for (offset, item) in visible.enumerated() {
+            if offset == rows.count { appendRow() }
+            let content = RowContent(item)
+            if rows[offset].content != content { update(&rows[offset], to: content) }
         }
-        if let selected = completion.selectedIndex, completion.visibleRange.contains(selected) {
-            let row = gtk_list_box_get_row_at_index(opaque(listBox), Int32(selected - firstShownIndex))
-            gtk_list_box_select_row(opaque(listBox), row)
+        // Spare rows are hidden, not destroyed: the next longer list shows them again.
+        if visible.count != shownCount {
+            for index in rows.indices {
+                gtk_widget_set_visible(rows[index].row, index < visible.count ? 1 : 0)
+            }
+            shownCount = visible.count
+        }
+        updateRowHeight()
+        // Compared with what the list box has selected (a click selects too), so the
+        // selection is set only when it moved.
+        var wanted: UnsafeMutablePointer<GtkWidget>?
+        if let selected = completion.selectedIndex, completion.visibleRange.contains(selected),
+           selected - firstShownIndex < shownCount {
+            wanted = rows[selected - firstShownIndex].row
+        }
+        let current = gtk_list_box_get_selected_row(opaque(listBox)).map { UnsafeMutableRawPointer($0) }
+        if current != wanted.map({ UnsafeMutableRawPointer($0) }) {
+            if let wanted {
+                gtk_list_box_select_row(opaque(listBox), cast(wanted))
+            } else {
+                gtk_list_box_unselect_all(opaque(listBox))
+            }
         }
     }
 
     var isShown: Bool { gtk_widget_get_visible(container) != 0 }
 
     /// The natural height of one row: measured on a real row once one is shown (themes
-    /// and fonts decide it), a typical value before that.
+    /// and fonts decide it) and kept per `RowStyle`, a typical value before that. The
+    /// layout reads it on every settle; it is never measured there.
     var rowHeight: Int { measuredRowHeight ?? 34 }
     private var measuredRowHeight: Int?
 
+    /// What a row's height depends on besides the theme: the glyph's CSS class (an
+    /// avatar has a minimum height, an emoji a larger font), the glyph label's font (which
+    /// follows the theme's and the user's font settings), the resolution and the scale.
+    /// Comparing it costs a few hundred instructions, measuring a row with new text much
+    /// more: so a row is measured only when this changes.
+    private struct RowStyle: Equatable {
+        var isEmoji: Bool
+        var font: FontDescription
+        var resolution: Double
+        var scale: Int32
+    }
+
+    /// An owned copy of a Pango font description, compared with `pango_font_description_equal`.
+    private final class FontDescription: Equatable {
+        let pointer: OpaquePointer
+        init(copying description: OpaquePointer) { pointer = pango_font_description_copy(description) }
+        deinit { pango_font_description_free(pointer) }
+        static func == (lhs: FontDescription, rhs: FontDescription) -> Bool {
+            lhs === rhs || pango_font_description_equal(lhs.pointer, rhs.pointer) != 0
+        }
+    }
+
+    /// Heights measured per style (avatar rows and emoji rows differ).
+    private var measuredHeights: [(style: RowStyle, height: Int)] = []
+    /// The style `measuredRowHeight` is for.
+    private var measuredStyle: RowStyle?
+
+    /// Keeps `measuredRowHeight` that of the first shown row's style. The style is read
+    /// on every show (not only when the text changed) so a font or scale change is noticed
+    /// at the next settle even if the list stayed the same.
+    private func updateRowHeight() {
+        guard let first = rows.first, let content = first.content, shownCount > 0,
+              let context = gtk_widget_get_pango_context(first.glyph),
+              let font = pango_context_get_font_description(context) else { return }
+        let resolution = pango_cairo_context_get_resolution(context)
+        let scale = gtk_widget_get_scale_factor(first.row)
+        if let measuredStyle, measuredStyle.isEmoji == content.isEmoji, measuredStyle.resolution == resolution,
+           measuredStyle.scale == scale, pango_font_description_equal(measuredStyle.font.pointer, font) != 0 {
+            return
+        }
+        let style = RowStyle(isEmoji: content.isEmoji, font: FontDescription(copying: font),
+                             resolution: resolution, scale: scale)
+        if let known = measuredHeights.first(where: { $0.style == style }) {
+            measuredRowHeight = known.height
+            measuredStyle = style
+            return
+        }
+        var minimum: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(first.row, GTK_ORIENTATION_VERTICAL, -1, &minimum, &natural, nil, nil)
+        guard natural > 0 else { return }
+        measuredRowHeight = Int(natural)
+        measuredStyle = style
+        measuredHeights.append((style, Int(natural)))
+    }
+
     /// The centre of shown row `index` in `window`'s coordinates.
     func rowCenter(_ index: Int, in window: UnsafeMutablePointer<GtkWidget>) -> (x: Double, y: Double)? {
-        guard rows.indices.contains(index) else { return nil }
-        let row = rows[index]
+        guard index >= 0, index < shownCount else { return nil }
+        let row = rows[index].row
         var x = 0.0, y = 0.0
         let width = Double(gtk_widget_get_width(row)), height = Double(gtk_widget_get_height(row))
         guard gtk_widget_translate_coordinates(row, window, width / 2, height / 2, &x, &y) != 0 else { return nil }
         return (x, y)
     }
 
-    /// The titles of the shown rows (for tests).
+    /// The shown row widgets (for tests: they are kept across shows, not rebuilt).
+    var shownRows: [UnsafeMutablePointer<GtkWidget>] { rows.prefix(shownCount).map(\.row) }
+
+    /// The titles of the shown rows, as their labels hold them (for tests).
     var shownTitles: [String] {
-        rows.compactMap { row in
-            guard let title = gtk_widget_get_last_child(gtk_widget_get_first_child(row)) else { return nil }
-            return string(fromBorrowed: gtk_label_get_text(opaque(gtk_widget_get_first_child(title))))
+        rows.prefix(shownCount).map { string(fromBorrowed: gtk_label_get_text(opaque($0.title))) }
+    }
+
+    /// The bold runs of the shown rows' titles, as scalar ranges read back from the
+    /// labels' Pango attributes (for tests).
+    var shownTitleHighlights: [[Range<Int>]] {
+        rows.prefix(shownCount).map { row in
+            let text = string(fromBorrowed: gtk_label_get_text(opaque(row.title)))
+            guard let attributes = gtk_label_get_attributes(opaque(row.title)) else { return [] }
+            var ranges: [Range<Int>] = []
+            var node = pango_attr_list_get_attributes(attributes)
+            defer { g_slist_free_full(node, { pango_attribute_destroy($0?.assumingMemoryBound(to: PangoAttribute.self)) }) }
+            while let current = node {
+                if let attribute = current.pointee.data?.assumingMemoryBound(to: PangoAttribute.self),
+                   cgtk_attr_type(attribute) == PANGO_ATTR_WEIGHT,
+                   cgtk_attr_int_value(attribute) == Int32(PANGO_WEIGHT_BOLD.rawValue) {
+                    let scalars = { (byte: UInt32) in
+                        String(decoding: text.utf8.prefix(Int(byte)), as: UTF8.self).unicodeScalars.count
+                    }
+                    ranges.append(scalars(attribute.pointee.start_index)..<scalars(attribute.pointee.end_index))
+                }
+                node = current.pointee.next
+            }
+            return ranges
         }
     }
 
-    private static func makeRow(_ item: CompletionItem) -> UnsafeMutablePointer<GtkWidget> {
+    /// Adds an empty row at the end. Its widgets live as long as the list box.
+    private func appendRow() {
         let glyph = gtk_label_new(nil)!
-        gtk_label_set_text(opaque(glyph), item.glyph.isEmpty ? String(item.title.prefix(1)) : item.glyph)
-        gtk_widget_add_css_class(glyph, item.kind == .emoji ? "emoji-glyph" : "avatar")
         gtk_widget_set_valign(glyph, GTK_ALIGN_CENTER)
-
-        let title = label(item.title, highlights: item.titleHighlights, cssClass: "completion-title")
-        let detail = label(item.detail, highlights: item.detailHighlights, cssClass: "completion-detail")
+        let title = Self.label(cssClass: "completion-title")
+        let detail = Self.label(cssClass: "completion-detail")
         gtk_widget_add_css_class(detail, "dim-label")
         let texts = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
         gtk_box_append(cast(texts), title)
@@ -108,28 +249,53 @@ final class CompletionListView {
         let row = gtk_list_box_row_new()!
         gtk_list_box_row_set_child(cast(row), box)
         gtk_widget_set_focusable(row, 0)
-        return row
+        gtk_list_box_append(opaque(listBox), row)
+        rows.append(Row(row: row, glyph: glyph, title: title, detail: detail, content: nil))
     }
 
-    /// A plain-text label with bold runs over the highlighted scalar ranges.
-    private static func label(_ text: String, highlights: [Range<Int>], cssClass: String) -> UnsafeMutablePointer<GtkWidget> {
+    /// Sets what changed of `row`'s labels to `content`.
+    private func update(_ row: inout Row, to content: RowContent) {
+        let old = row.content
+        if old?.glyph != content.glyph { gtk_label_set_text(opaque(row.glyph), content.glyph) }
+        if old?.isEmoji != content.isEmoji {
+            if let old { gtk_widget_remove_css_class(row.glyph, old.glyphClass) }
+            gtk_widget_add_css_class(row.glyph, content.glyphClass)
+        }
+        if old?.title != content.title || old?.titleHighlights != content.titleHighlights {
+            Self.set(row.title, content.title, highlights: content.titleHighlights)
+        }
+        if old?.detail != content.detail || old?.detailHighlights != content.detailHighlights {
+            Self.set(row.detail, content.detail, highlights: content.detailHighlights)
+        }
+        row.content = content
+    }
+
+    /// An empty plain-text label that ellipsizes.
+    private static func label(cssClass: String) -> UnsafeMutablePointer<GtkWidget> {
         let label = gtk_label_new(nil)!
-        gtk_label_set_text(opaque(label), text)
         gtk_label_set_use_markup(opaque(label), 0)
         gtk_label_set_ellipsize(opaque(label), PANGO_ELLIPSIZE_END)
         gtk_label_set_xalign(opaque(label), 0)
         gtk_widget_add_css_class(label, cssClass)
-        if !highlights.isEmpty, let attributes = pango_attr_list_new() {
-            let document = TextDocument(text)
-            for range in highlights {
-                let bold = pango_attr_weight_new(PANGO_WEIGHT_BOLD)!
-                bold.pointee.start_index = UInt32(document.utf8Offset(ofScalar: range.lowerBound))
-                bold.pointee.end_index = UInt32(document.utf8Offset(ofScalar: range.upperBound))
-                pango_attr_list_insert(attributes, bold)
-            }
-            gtk_label_set_attributes(opaque(label), attributes)
-            pango_attr_list_unref(attributes)
-        }
         return label
+    }
+
+    /// Literal `text` with bold runs over the highlighted scalar ranges (and none left
+    /// over from what the label showed before).
+    private static func set(_ label: UnsafeMutablePointer<GtkWidget>, _ text: String, highlights: [Range<Int>]) {
+        gtk_label_set_text(opaque(label), text)  // plain text: also turns use-markup off
+        guard !highlights.isEmpty, let attributes = pango_attr_list_new() else {
+            gtk_label_set_attributes(opaque(label), nil)
+            return
+        }
+        let document = TextDocument(text)
+        for range in highlights {
+            let bold = pango_attr_weight_new(PANGO_WEIGHT_BOLD)!
+            bold.pointee.start_index = UInt32(document.utf8Offset(ofScalar: range.lowerBound))
+            bold.pointee.end_index = UInt32(document.utf8Offset(ofScalar: range.upperBound))
+            pango_attr_list_insert(attributes, bold)
+        }
+        gtk_label_set_attributes(opaque(label), attributes)
+        pango_attr_list_unref(attributes)
     }
 }

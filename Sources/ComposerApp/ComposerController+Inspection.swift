@@ -72,6 +72,14 @@ extension ComposerController {
 
     /// The completion rows as shown (for tests).
     public var completionTitlesShown: [String] { ui.completionList.isShown ? ui.completionList.shownTitles : [] }
+    /// The shown completion rows' widgets (for tests that check rows are reused, not rebuilt).
+    public var completionRowWidgets: [UnsafeMutablePointer<GtkWidget>] {
+        ui.completionList.isShown ? ui.completionList.shownRows : []
+    }
+    /// The bold runs of the shown completion titles, read back from the labels (for tests).
+    public var completionTitleHighlightsShown: [[Range<Int>]] {
+        ui.completionList.isShown ? ui.completionList.shownTitleHighlights : []
+    }
 
     /// The ranges the buffer's highlight tag of `kind` covers (for tests).
     public func highlightedRanges(_ kind: HighlightKind) -> [Range<Int>] { ui.buffer.ranges(of: ui.highlightTags[kind]!) }

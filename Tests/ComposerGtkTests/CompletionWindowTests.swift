@@ -43,6 +43,84 @@ extension GtkWindowSuites {
             try await GtkFixture.wait("the mention highlighted") { composer.highlightedRanges(.mention) == [0..<5] }
         }
 
+        /// Issue #11: the rows are kept and updated in place while the list narrows and
+        /// widens again (rebuilding them cost ~2.8M instructions per keystroke), and a
+        /// reused row still shows and accepts the item now in it.
+        @Test func rowsAreReusedAsTheListChangesAndAClickOnAReusedRowAcceptsItsItem() async throws {
+            let people = [
+                DirectoryEntry(id: "t1", name: "tanaka", display: "Tanaka Taro", reading: "", latin: "tanaka taro"),
+                DirectoryEntry(id: "t2", name: "tanabe", display: "Tanabe Jun", reading: "", latin: "tanabe jun"),
+                DirectoryEntry(id: "t3", name: "tamura", display: "Tamura Aki", reading: "", latin: "tamura aki"),
+                DirectoryEntry(id: "t4", name: "takeda", display: "Takeda Ken", reading: "", latin: "takeda ken"),
+                DirectoryEntry(id: "t5", name: "tani", display: "Tani Yuko", reading: "", latin: "tani yuko"),
+                DirectoryEntry(id: "t6", name: "tada", display: "Tada Mio", reading: "", latin: "tada mio"),
+            ]
+            let (composer, _) = try await GtkFixture.composer(directory: Directory(people: people, channels: []))
+            defer { GtkFixture.close(composer) }
+            /// The rows show exactly the controller's visible items, literal titles and bold runs.
+            func expectRowsMatchTheModel(_ query: String, sourceLocation: SourceLocation = #_sourceLocation) {
+                let items = Array(composer.completion.visibleItems)
+                #expect(composer.completionTitlesShown == items.map(\.title), "titles for \(query)",
+                        sourceLocation: sourceLocation)
+                #expect(composer.completionTitleHighlightsShown == items.map(\.titleHighlights),
+                        "highlights for \(query)", sourceLocation: sourceLocation)
+            }
+
+            try GtkFixture.xdotool.type("@ta")
+            try await GtkFixture.settled(composer, "five rows for @ta") { composer.completionTitlesShown.count == 5 }
+            expectRowsMatchTheModel("@ta")
+            let rows = composer.completionRowWidgets
+            // Held so that rows destroyed and rebuilt could not come back at the same addresses.
+            let held = rows.map { ObjectRef(retaining: $0) }
+            let closures = liveClosureCount
+            let firstTitle = try #require(composer.completion.visibleItems.first?.title)
+            #expect(composer.completionTitleHighlightsShown.first.map { $0.reduce(0) { $0 + $1.count } } == 2,
+                    "two characters of \(firstTitle) in bold")
+
+            try GtkFixture.xdotool.type("n")
+            try await GtkFixture.settled(composer, "the list for @tan") { composer.model.text == "@tan" }
+            let tan = composer.completionRowWidgets
+            #expect(!tan.isEmpty && tan.count < rows.count, "@tan narrows the list")
+            #expect(tan == Array(rows.prefix(tan.count)), "the same row widgets, not new ones")
+            expectRowsMatchTheModel("@tan")
+
+            try GtkFixture.xdotool.type("a")
+            try await GtkFixture.settled(composer, "the list for @tana") { composer.model.text == "@tana" }
+            #expect(composer.completionTitlesShown.sorted() == ["Tanabe Jun", "Tanaka Taro"])
+            #expect(composer.completionRowWidgets == Array(rows.prefix(2)), "the same row widgets, not new ones")
+            expectRowsMatchTheModel("@tana")
+            #expect(composer.completionTitleHighlightsShown.allSatisfy { $0.reduce(0) { $0 + $1.count } == 4 },
+                    "@tana: four characters in bold")
+
+            // Widening again shows the hidden rows: still the same widgets.
+            try GtkFixture.xdotool.key(["BackSpace", "BackSpace"])
+            try await GtkFixture.settled(composer, "the list for @ta again") {
+                composer.model.text == "@ta" && composer.completionTitlesShown.count == 5
+            }
+            #expect(composer.completionRowWidgets == rows, "hidden rows are shown again, not rebuilt")
+            expectRowsMatchTheModel("@ta again")
+            try await GtkFixture.wait("no signal closures added by showing the list \(liveClosureCount) > \(closures)") {
+                liveClosureCount <= closures
+            }
+
+            // A click on a row that was hidden and shown again accepts the item it shows now.
+            let expected = composer.completion.visibleItems[composer.completion.visibleRange.lowerBound + 3]
+            #expect(composer.completionTitlesShown[3] == expected.title)
+            var center = (x: 0.0, y: 0.0)
+            try await GtkFixture.wait("row 3 to be laid out") {
+                guard let now = composer.completionRowCenter(3), now.y > 1 else { return false }
+                defer { center = now }
+                return now == center
+            }
+            let window = try #require(GtkFixture.windowID)
+            try await GtkFixture.xdotool(["mousemove", "--window", window, String(Int(center.x)), String(Int(center.y)),
+                                          "click", "1"])
+            try await GtkFixture.settled(composer, "the accepted mention") { composer.model.text == expected.insertion }
+            #expect(composer.trace.emitted.contains(.accept(item: expected.id, text: expected.insertion)))
+            #expect(composer.completionTitlesShown.isEmpty)
+            withExtendedLifetime(held) {}
+        }
+
         @Test func mentionsAreHighlightedAsYouTypeAndStopWhenBroken() async throws {
             let (composer, _) = try await GtkFixture.composer(directory: Self.directory)
             defer { GtkFixture.close(composer) }
