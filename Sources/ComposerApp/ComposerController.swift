@@ -36,6 +36,8 @@ public final class ComposerController {
     let sources = SourceGroup()
     var inputMethod: InputMethodContext?
     var readyAnnounced = false
+    /// Whether the emoji index was asked for (it is built on first use).
+    private var emojiIndexRequested = false
     /// The edit log's sequence when the input's growth was last measured.
     private var grownAtSequence = Int.min
     var exited = false
@@ -70,8 +72,9 @@ public final class ComposerController {
         completion = CompletionController(
             sources: data.completionSources,
             recents: RecentItems(directory: URL(fileURLWithPath: options.profileDirectory)))
-        highlighter = MentionHighlighter(directory: data.directory, emoji: data.emoji) { [weak self] in self?.apply($0) }
+        highlighter = makeHighlighter(data)
         pipeline = makePipeline()
+        completion.onMissingSource = { [weak self] name in self?.sourceMissing(name, data: data) }
 
         ui.buffer.replaceAll(with: options.initialText)
         gtk_text_buffer_set_modified(ui.buffer.pointer, 0)
@@ -108,10 +111,27 @@ public final class ComposerController {
         for source in data.completionSources { completion.add(source) }
         // A new highlighter knows nothing tagged: start it from an untagged buffer.
         for tag in ui.highlightTags.values { ui.buffer.removeTag(tag, from: 0..<ui.buffer.characterCount) }
-        highlighter = MentionHighlighter(directory: data.directory, emoji: data.emoji) { [weak self] in self?.apply($0) }
+        highlighter = makeHighlighter(data)
         pipeline = makePipeline()
+        completion.onMissingSource = { [weak self] name in self?.sourceMissing(name, data: data) }
         scheduler.request()
         announceReadyIfFocused()
+    }
+
+    private func makeHighlighter(_ data: ComposerData) -> MentionHighlighter {
+        MentionHighlighter(people: data.directory.people.map(\.name), channels: data.directory.channels.map(\.name),
+                           shortcodes: data.emojiShortcodes) { [weak self] in self?.apply($0) }
+    }
+
+    /// The first emoji word: the emoji index is built now, off the main thread, and the
+    /// word completes at the settle after it arrives (the list opens a moment later).
+    private func sourceMissing(_ name: String, data: ComposerData) {
+        guard name == CompletionSource.emojiName, !emojiIndexRequested else { return }
+        emojiIndexRequested = data.loadEmojiSource { [weak self] handOff in
+            guard let self, !destroyed else { return }
+            completion.add(handOff.source)
+            scheduler.request()
+        }
     }
 
     /// Settles now (tests change the buffer directly and then want the effects).

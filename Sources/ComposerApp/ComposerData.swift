@@ -13,27 +13,58 @@ public struct ComposerData: @unchecked Sendable {
     // @unchecked: `CompletionSource` is a class. Its indexes are built on the loading thread
     // and then handed over once; from then on only the main thread touches them.
     public let directory: Directory
-    public let emoji: [EmojiEntry]
+    /// Emoji shortcodes, for highlighting `:cat_face:` as it is typed.
+    let emojiShortcodes: [String]
+    /// People, channels, and emoji when given.
     let completionSources: [CompletionSource]
+    /// Where the emoji index is built from on first use, when it was not built here.
+    let emojiDirectory: String?
 
     public static let empty = ComposerData(directory: .empty, emoji: [])
 
     /// Folds and indexes `directory` and `emoji` for completion.
     public init(directory: Directory, emoji: [EmojiEntry]) {
         self.directory = directory
-        self.emoji = emoji
-        completionSources = [.people(directory.people), .channels(directory.channels), .emoji(emoji)]
+        emojiShortcodes = emoji.flatMap(\.shortcodes)
+        completionSources = [.people(directory.people), .channels(directory.channels)] + (emoji.isEmpty ? [] : [.emoji(emoji)])
+        emojiDirectory = nil
     }
 
-    /// Reads people, channels and emoji from `path` ("" = none) and indexes them. Problems
-    /// go to stderr, one `ime-composer: <file>:<line>: <message>` line each; whatever could
-    /// be read is used.
+    /// Reads people, channels and emoji from `path` ("" = none) and indexes people and
+    /// channels. Problems go to stderr, one `ime-composer: <file>:<line>: <message>` line
+    /// each; whatever could be read is used.
+    ///
+    /// The emoji index is not built here: it is several megabytes that only someone who
+    /// types `:` needs (`loadEmojiSource`, when the first emoji word is typed).
     public static func load(from path: String) -> ComposerData {
-        ComposerData(directory: ComposerApplication.loadDirectory(path), emoji: ComposerApplication.loadEmoji(path))
+        ComposerData(directory: ComposerApplication.loadDirectory(path),
+                     emojiShortcodes: ComposerApplication.loadEmoji(path).flatMap(\.shortcodes), emojiDirectory: path)
+    }
+
+    private init(directory: Directory, emojiShortcodes: [String], emojiDirectory: String) {
+        self.directory = directory
+        self.emojiShortcodes = emojiShortcodes
+        completionSources = [.people(directory.people), .channels(directory.channels)]
+        self.emojiDirectory = emojiDirectory
     }
 
     /// `load(from:)` on a background thread; `deliver` runs on the main loop.
     public static func loadInBackground(from path: String, then deliver: @escaping (ComposerData) -> Void) {
         MainLoop.offMainThread({ load(from: path) }, then: deliver)
     }
+
+    /// The emoji index from `emojiDirectory`, built on a background thread; nil when this
+    /// data has no emoji to load. Problems in the file were reported when it was first read.
+    func loadEmojiSource(then deliver: @escaping (CompletionSourceHandOff) -> Void) -> Bool {
+        guard let emojiDirectory, !emojiDirectory.isEmpty else { return false }
+        MainLoop.offMainThread({
+            CompletionSourceHandOff(source: .emoji(EmojiLoader.load(from: URL(fileURLWithPath: emojiDirectory)).emoji))
+        }, then: deliver)
+        return true
+    }
+}
+
+/// A completion source built on another thread, handed to the main thread once.
+struct CompletionSourceHandOff: @unchecked Sendable {
+    let source: CompletionSource
 }
