@@ -20,7 +20,7 @@ extension ComposerController {
     public var window: UnsafeMutablePointer<GtkWidget> { ui.window }
     public var textView: UnsafeMutablePointer<GtkWidget> { ui.textView }
     public var sendButton: UnsafeMutablePointer<GtkWidget> { ui.sendButton }
-    public var counterText: String { string(fromBorrowed: gtk_label_get_text(opaque(ui.counterLabel))) }
+    public var counterText: String { string(fromBorrowed: gtk_inscription_get_text(opaque(ui.counterLabel))) }
     public var sentMessagesShown: [String] { ui.messageList.shownTexts }
     public var inputHeight: Int { ui.inputHeight }
     public var bufferText: String { ui.buffer.text }

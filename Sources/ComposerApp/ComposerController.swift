@@ -316,15 +316,16 @@ public final class ComposerController {
         for event in pipeline.settle(model) { trace.emit(event) }
         origins.settled()
         refreshControls()
-        // Growth depends on the text's display lines: only an edit can change them here (a
-        // new width is handled where it happens).
-        if grownAtSequence == Int.min || !model.log.edits(after: grownAtSequence).isEmpty {
+        // A full input's cap is set by its first lines: an edit among them may change it at
+        // the same height. Any other growth is a new input size, seen in the frame's layout.
+        if let measured = ui.growthMeasuredThrough, grownAtSequence != Int.min,
+           model.log.edits(after: grownAtSequence).contains(where: { $0.range.lowerBound <= measured }) {
             ui.updateInputGrowth()
         }
         grownAtSequence = model.log.lastSequence
-        // Once per settle, not per input event: the settle runs before the frame is drawn,
-        // so the regions still change in the frame that shows the text.
-        panelLayout.relayout()
+        // Once per settle, not per input event, and only when the completion rows or the
+        // hint changed: a new input height is seen in the frame's layout phase.
+        panelLayout.relayoutIfRegionsChanged()
     }
 
     /// The model mirrors the buffer edit by edit; if they ever disagree (a change we could

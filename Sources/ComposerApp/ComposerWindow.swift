@@ -12,6 +12,9 @@ final class ComposerWindow {
     let textView: UnsafeMutablePointer<GtkWidget>
     let buffer: TextBuffer
     let inputScroller: UnsafeMutablePointer<GtkWidget>
+    /// What is left of the limit. A GtkInscription, not a GtkLabel: its size is fixed by
+    /// character counts, so new text only redraws it. A label's new text resized and
+    /// re-allocated the whole window on every keystroke.
     let counterLabel: UnsafeMutablePointer<GtkWidget>
     let sendButton: UnsafeMutablePointer<GtkWidget>
     /// "Trim to limit": shown only while the text is over the limit.
@@ -71,7 +74,12 @@ final class ComposerWindow {
         gtk_widget_set_hexpand(inputScroller, 1)
         gtk_widget_set_valign(inputScroller, GTK_ALIGN_END)
 
-        counterLabel = gtk_label_new("0")
+        counterLabel = gtk_inscription_new("0")
+        // Room for "−1048576" (a 1 MB draft over the limit) and right-aligned like a label
+        // of its own width.
+        gtk_inscription_set_min_chars(opaque(counterLabel), 4)
+        gtk_inscription_set_nat_chars(opaque(counterLabel), 8)
+        gtk_inscription_set_xalign(opaque(counterLabel), 1)
         gtk_widget_add_css_class(counterLabel, "counter")
         gtk_widget_add_css_class(counterLabel, "dim-label")
         gtk_widget_set_valign(counterLabel, GTK_ALIGN_END)
@@ -207,7 +215,7 @@ final class ComposerWindow {
     func show(_ status: LimitStatus, canTrim: Bool) {
         if let shownLimit, shownLimit.status == status, shownLimit.canTrim == canTrim { return }
         shownLimit = (status, canTrim)
-        gtk_label_set_text(opaque(counterLabel), status.counterText)
+        gtk_inscription_set_text(opaque(counterLabel), status.counterText)
         setClass("error", on: counterLabel, status.counterIsOver)
         setClass("dim-label", on: counterLabel, !status.counterIsOver)
         setClass("provisional", on: counterLabel, status.isProvisional)
@@ -227,15 +235,22 @@ final class ComposerWindow {
         if on { gtk_widget_add_css_class(widget, name) } else { gtk_widget_remove_css_class(widget, name) }
     }
 
+    /// The scalar offset where the last growth measure stopped, after the seventh display
+    /// line; nil when the text had fewer (then any edit may add the line that caps the input,
+    /// which shows as a new input height). Edits past it cannot change the cap.
+    private(set) var growthMeasuredThrough: Int?
+
     /// Lets the input grow with its content up to six display lines, then scroll.
-    /// Called at each settle: the text (and so its lines) may have changed.
+    /// Called when the input's size changes (the frame's layout phase) and after an edit
+    /// inside the lines that set the cap (`growthMeasuredThrough`).
     func updateInputGrowth() {
         // Asking an unallocated text view for line positions lays it out at width 0 and
         // leaves it collapsed: measure only once it is on screen (the map handler calls us).
         guard gtk_widget_get_mapped(textView) != 0, gtk_widget_get_width(textView) > 0 else { return }
         let padding = Int(gtk_text_view_get_top_margin(cast(textView)) + gtk_text_view_get_bottom_margin(cast(textView)))
-        let cap = InputGrowth.maximumHeight(displayLineBottoms: displayLineBottoms(limit: 7),
-                                            verticalPadding: padding)
+        let (bottoms, end) = displayLineBottoms(limit: 7)
+        growthMeasuredThrough = end
+        let cap = InputGrowth.maximumHeight(displayLineBottoms: bottoms, verticalPadding: padding)
         gtk_scrolled_window_set_max_content_height(opaque(inputScroller), Int32(cap ?? -1))
         // A possible scrollbar makes the scrolled window at least a slider tall (~46 px,
         // two lines): until the input is full it follows its content (NEVER); then it scrolls.
@@ -246,7 +261,8 @@ final class ComposerWindow {
     /// Bottom y of the first `limit` display lines (wrapped lines count separately), as
     /// running sums of their heights: right after a change GTK has not validated the
     /// layout yet and reports estimated y positions, but each line's height is exact.
-    private func displayLineBottoms(limit: Int) -> [Int] {
+    /// Also: the offset where the walk stopped, when it stopped at `limit` lines.
+    private func displayLineBottoms(limit: Int) -> (bottoms: [Int], stoppedAt: Int?) {
         var iter = GtkTextIter()
         gtk_text_buffer_get_start_iter(buffer.pointer, &iter)
         var bottoms: [Int] = []
@@ -265,9 +281,9 @@ final class ComposerWindow {
                gtk_text_iter_get_char(&previous) == 0x0A, bottoms.count < limit {
                 addLine()
             }
-            break
+            return (bottoms, nil)
         }
-        return bottoms
+        return (bottoms, Int(gtk_text_iter_get_offset(&iter)))
     }
 
     var inputHeight: Int { Int(gtk_widget_get_height(inputScroller)) }

@@ -22,7 +22,9 @@ final class PanelLayout {
     private var keyboard = KeyboardState()
     private var lastLayout: Layout?
     private var lastWindowHeight = 0
-    private var lastWindowWidth = 0
+    private var lastInputSize = Size(width: 0, height: 0)
+    /// What the last relayout saw of the regions a settle can change.
+    private var lastRegions: Regions?
     /// The separator's height: fixed by the theme, measured once (a measure per keystroke
     /// is a noticeable share of the composer's own work).
     private var separatorHeight: Int?
@@ -35,8 +37,8 @@ final class PanelLayout {
     var completionRowsWanted: () -> Int = { 0 }
     /// Shows the completion list with at most this many rows.
     var showCompletion: (Int) -> Void = { _ in }
-    /// The window's width changed (the input's lines wrap anew).
-    var widthChanged: () -> Void = {}
+    /// The input's size changed (its lines wrapped anew, or it grew or shrank).
+    var inputResized: () -> Void = {}
     var keyboardVisible: Bool { keyboard.current.visible }
     private(set) var layout: Layout?
 
@@ -59,21 +61,26 @@ final class PanelLayout {
         relayout()
     }
 
-    /// After GTK allocated the window in a frame's layout phase: a new width re-wraps the
-    /// input (`widthChanged`) and re-solves the panel; a new height is also the keyboard's
-    /// news (sway shrinks the window for it). The first frame is such a change, so the
-    /// window is drawn laid out from its first frame.
+    /// After GTK allocated the window in a frame's layout phase. A new size of the input
+    /// (the text view's width, the scroller's height) re-measures its growth and re-solves
+    /// the panel; a new window height is also the keyboard's news (sway shrinks the window
+    /// for it). The first frame is such a change, so the window is drawn laid out from its
+    /// first frame.
     ///
     /// A height change is reported at once, and again once it has held for a moment: the
     /// repeat is what tells the core a size is settled, not a step between two.
     private func windowLaidOut() {
-        let width = Int(gtk_widget_get_width(ui.window)), height = Int(gtk_widget_get_height(ui.window))
-        guard width > 0, height > 0, width != lastWindowWidth || height != lastWindowHeight else { return }
-        if width != lastWindowWidth {
-            lastWindowWidth = width
-            widthChanged()
+        let input = Size(width: Int(gtk_widget_get_width(ui.textView)), height: Int(gtk_widget_get_height(ui.inputScroller)))
+        let inputChanged = input.width > 0 && input != lastInputSize
+        if inputChanged {
+            lastInputSize = input
+            inputResized()
         }
-        guard height != lastWindowHeight else { return relayout() }
+        let height = Int(gtk_widget_get_height(ui.window))
+        guard height > 0, height != lastWindowHeight else {
+            if inputChanged { relayout() }
+            return
+        }
         lastWindowHeight = height
         observe(.windowHeight(height))
         sources.remove(heightRepeat)
@@ -85,9 +92,21 @@ final class PanelLayout {
         }
     }
 
+    /// Relayouts when the completion rows wanted or the hint's visibility changed since the
+    /// last relayout: what a settle can change that GTK would not lay out by itself.
+    func relayoutIfRegionsChanged() {
+        guard currentRegions != lastRegions else { return }
+        relayout()
+    }
+
+    private var currentRegions: Regions {
+        Regions(completionRows: completionRowsWanted(), hintShown: gtk_widget_get_visible(ui.limitHint) != 0)
+    }
+
     /// Measures the regions, solves, applies the heights in one go, and reports the layout
     /// when it changed.
     func relayout() {
+        lastRegions = currentRegions
         guard !sources.isCancelled else { return }  // the window is gone
         let width = Int(gtk_widget_get_width(ui.panel))
         if separatorHeight == nil { separatorHeight = naturalHeight(ui.separator, width: width) }
@@ -154,3 +173,7 @@ final class PanelLayout {
         return Int(natural)
     }
 }
+
+private struct Size: Equatable { let width: Int, height: Int }
+
+private struct Regions: Equatable { let completionRows: Int, hintShown: Bool }
