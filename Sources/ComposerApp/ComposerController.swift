@@ -316,11 +316,10 @@ public final class ComposerController {
         for event in pipeline.settle(model) { trace.emit(event) }
         origins.settled()
         refreshControls()
-        // A full input's cap is set by its first lines: an edit among them may change it at
-        // the same height. Any other growth is a new input size, seen in the frame's layout.
-        if let measured = ui.growthMeasuredThrough, grownAtSequence != Int.min,
-           model.log.edits(after: grownAtSequence).contains(where: { $0.range.lowerBound <= measured }) {
-            ui.updateInputGrowth()
+        // The input grows with its text in this frame (and the cap is measured again only
+        // when an edit could change it).
+        if grownAtSequence != Int.min, let editFrom = model.log.edits(after: grownAtSequence).map(\.range.lowerBound).min() {
+            ui.fitInputToText(editFrom: editFrom)
         }
         grownAtSequence = model.log.lastSequence
         // Once per settle, not per input event, and only when the completion rows or the

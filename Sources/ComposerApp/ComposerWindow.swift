@@ -235,27 +235,73 @@ final class ComposerWindow {
         if on { gtk_widget_add_css_class(widget, name) } else { gtk_widget_remove_css_class(widget, name) }
     }
 
-    /// The scalar offset where the last growth measure stopped, after the seventh display
-    /// line; nil when the text had fewer (then any edit may add the line that caps the input,
-    /// which shows as a new input height). Edits past it cannot change the cap.
+    /// The scalar offset where the last walk over the display lines stopped, after the
+    /// seventh; nil when the text had fewer. Edits past it cannot change the cap.
     private(set) var growthMeasuredThrough: Int?
+    /// The height at which the input stops growing (six display lines), nil below that.
+    private var growthCap: Int?
+    /// `lastParagraphBottom()` when the input was last fitted.
+    private var fittedLastParagraphBottom: Int?
 
-    /// Lets the input grow with its content up to six display lines, then scroll.
-    /// Called when the input's size changes (the frame's layout phase) and after an edit
-    /// inside the lines that set the cap (`growthMeasuredThrough`).
-    func updateInputGrowth() {
+    /// Sizes the input exactly to its text, up to six display lines, then it scrolls.
+    ///
+    /// Why not let the scrolled window follow the text view's natural height: GTK learns a
+    /// wrapped line's new height only when it validates the line while painting, so a
+    /// line that wraps was drawn one frame in the old height. The display lines' heights
+    /// are exact when asked for, before the frame, so the input grows in the frame that
+    /// shows the new line.
+    ///
+    /// Walking the display lines costs a layout of each; typing in the last paragraph
+    /// usually changes none of their heights, which the last paragraph's bottom tells
+    /// cheaply (its own lines are laid out exactly; the paragraphs above keep their
+    /// heights). So the walk runs when that bottom moved, when an edit was above the last
+    /// paragraph, when the input is full and an edit was among the lines that set its
+    /// cap, or when the input's width changed (`editFrom` nil).
+    func fitInputToText(editFrom: Int?) {
         // Asking an unallocated text view for line positions lays it out at width 0 and
-        // leaves it collapsed: measure only once it is on screen (the map handler calls us).
+        // leaves it collapsed: measure only once it is on screen (its first layout calls us).
         guard gtk_widget_get_mapped(textView) != 0, gtk_widget_get_width(textView) > 0 else { return }
-        let padding = Int(gtk_text_view_get_top_margin(cast(textView)) + gtk_text_view_get_bottom_margin(cast(textView)))
+        let (bottom, lastParagraphStart) = lastParagraphBottom()
+        let walk: Bool
+        if let editFrom {
+            walk = bottom != fittedLastParagraphBottom || editFrom < lastParagraphStart
+                || growthMeasuredThrough.map { editFrom <= $0 } ?? false
+        } else {
+            walk = true
+        }
+        fittedLastParagraphBottom = bottom
+        guard walk else { return }
         let (bottoms, end) = displayLineBottoms(limit: 7)
         growthMeasuredThrough = end
-        let cap = InputGrowth.maximumHeight(displayLineBottoms: bottoms, verticalPadding: padding)
-        gtk_scrolled_window_set_max_content_height(opaque(inputScroller), Int32(cap ?? -1))
-        // A possible scrollbar makes the scrolled window at least a slider tall (~46 px,
-        // two lines): until the input is full it follows its content (NEVER); then it scrolls.
+        growthCap = InputGrowth.maximumHeight(displayLineBottoms: bottoms, verticalPadding: verticalPadding)
+        let shown = growthCap ?? (bottoms.last ?? 0) + verticalPadding
+        // GTK requires min ≤ max at every step: the old minimum goes first.
+        gtk_scrolled_window_set_min_content_height(opaque(inputScroller), -1)
+        gtk_scrolled_window_set_max_content_height(opaque(inputScroller), Int32(shown))
+        gtk_scrolled_window_set_min_content_height(opaque(inputScroller), Int32(shown))
+        // The content heights above count only with a scrolling policy (NEVER takes the text
+        // view's own, lagging height). A possible scrollbar makes the scrolled window at least
+        // a slider tall (~46 px, two lines): until the input is full it scrolls without one
+        // (EXTERNAL); then with one.
         gtk_scrolled_window_set_policy(opaque(inputScroller), GTK_POLICY_NEVER,
-                                       cap == nil ? GTK_POLICY_NEVER : GTK_POLICY_AUTOMATIC)
+                                       growthCap == nil ? GTK_POLICY_EXTERNAL : GTK_POLICY_AUTOMATIC)
+        // A new height can leave the caret outside (a long draft given at start): show it.
+        gtk_text_view_scroll_mark_onscreen(cast(textView), gtk_text_buffer_get_insert(buffer.pointer))
+    }
+
+    /// The bottom of the text's last display line (exact for the last paragraph's own
+    /// lines; the paragraphs above count with the heights GTK has for them), and the scalar
+    /// offset where the last paragraph starts.
+    private func lastParagraphBottom() -> (bottom: Int, lastParagraphStart: Int) {
+        var end = GtkTextIter(), location = GdkRectangle()
+        gtk_text_buffer_get_end_iter(buffer.pointer, &end)
+        gtk_text_view_get_iter_location(cast(textView), &end, &location)
+        gtk_text_iter_set_line_offset(&end, 0)
+        return (Int(location.y + location.height), Int(gtk_text_iter_get_offset(&end)))
+    }
+
+    private var verticalPadding: Int {
+        Int(gtk_text_view_get_top_margin(cast(textView)) + gtk_text_view_get_bottom_margin(cast(textView)))
     }
 
     /// Bottom y of the first `limit` display lines (wrapped lines count separately), as

@@ -57,5 +57,45 @@ extension GtkWindowSuites {
                 #expect(frame.completionShown == wantsList, "the list with the @ that opens it: \(frame)")
             }
         }
+
+        /// Display lines of the text view as laid out now (wrapped lines count separately).
+        static func displayLines(_ textView: UnsafeMutablePointer<GtkWidget>) -> Int {
+            var iter = GtkTextIter()
+            gtk_text_buffer_get_start_iter(gtk_text_view_get_buffer(cast(textView)), &iter)
+            var lines = 1
+            while gtk_text_view_forward_display_line(cast(textView), &iter) != 0 { lines += 1 }
+            return lines
+        }
+
+        @Test func theInputGrowsInTheFrameThatWrapsTheText() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            let clock = try #require(gtk_widget_get_frame_clock(composer.window))
+            final class Recorder { var frames: [(lines: Int, height: Int)] = [] }
+            let recorder = Recorder()
+            let handler = onSignal(clock, "after-paint") {
+                recorder.frames.append((Self.displayLines(composer.textView), composer.inputHeight))
+            }
+            defer { g_signal_handler_disconnect(clock.rawPointer, handler) }
+            // Word by word until the text wraps onto a third display line.
+            for word in "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split(separator: " ") {
+                let before = recorder.frames.count
+                try GtkFixture.xdotool.type(word + " ")
+                try await GtkFixture.settled(composer, "a frame after \(word)") {
+                    recorder.frames.count > before && composer.bufferText.hasSuffix(word + " ")
+                }
+                if Self.displayLines(composer.textView) >= 3 { break }
+            }
+            let frames = recorder.frames
+            #expect(Set(frames.map(\.lines)).isSuperset(of: [1, 2, 3]), "the text wrapped twice: \(frames)")
+            // One input height per line count: a frame that shows more lines in the old height
+            // would be the growth arriving a frame late.
+            var heights: [Int: Set<Int>] = [:]
+            for frame in frames { heights[frame.lines, default: []].insert(frame.height) }
+            for (lines, seen) in heights {
+                #expect(seen.count == 1, "\(lines) display lines were drawn at heights \(seen.sorted())")
+            }
+            #expect(heights[1]!.first! < heights[2]!.first! && heights[2]!.first! < heights[3]!.first!, "\(heights)")
+        }
     }
 }
