@@ -313,18 +313,27 @@ public final class ComposerController {
         guard !destroyed else { return }
         syncSelection()
         resyncIfDiverged()
+        // The input is fitted to the new text before the controllers tag it: the text view
+        // has just laid out the caret's paragraph for the input method and still has it; a
+        // new tag would make it lay the paragraph out once more.
+        fitInputToText()
+        let before = model.log.lastSequence
         for event in pipeline.settle(model) { trace.emit(event) }
+        if !model.log.edits(after: before).isEmpty { fitInputToText() }  // a limit cut
         origins.settled()
         refreshControls()
-        // The input grows with its text in this frame (and the cap is measured again only
-        // when an edit could change it).
+        // Once per settle, not per input event, and only when the completion rows or the
+        // hint changed: a new input height is seen in the frame's layout phase.
+        panelLayout.relayoutIfRegionsChanged()
+    }
+
+    /// The input grows with its text in this frame (the cap is measured again only when an
+    /// edit could change it).
+    private func fitInputToText() {
         if grownAtSequence != Int.min, let editFrom = model.log.edits(after: grownAtSequence).map(\.range.lowerBound).min() {
             ui.fitInputToText(editFrom: editFrom)
         }
         grownAtSequence = model.log.lastSequence
-        // Once per settle, not per input event, and only when the completion rows or the
-        // hint changed: a new input height is seen in the frame's layout phase.
-        panelLayout.relayoutIfRegionsChanged()
     }
 
     /// The model mirrors the buffer edit by edit; if they ever disagree (a change we could

@@ -105,14 +105,18 @@ func markdownReport(_ results: [(bytes: Int, measurement: Measurement)], limit: 
         + "the display's pace, not per key, and are left out. *Controllers*: the composer's code entered from "
         + "GTK (buffer and input method handlers, the settle: `SettlePipeline.settle`, `refreshControls`, "
         + "`PanelLayout.relayout`, input growth). *GtkTextBuffer insert*: `gtk_text_buffer_insert_interactive` "
-        + "inclusive, minus our \"insert-text\" handler inside it.")
+        + "inclusive, minus our \"insert-text\" handler inside it. *GTK's keystroke*: everything else in the "
+        + "keystroke (the text view's commit, insert, caret and input-method bookkeeping): what a plain "
+        + "GtkTextView does for the same key.")
     lines.append("")
-    lines.append("| Draft | Total / keystroke | Controllers | GtkTextBuffer insert | Controllers ÷ insert |")
-    lines.append("|---|---:|---:|---:|---:|")
+    lines.append("| Draft | Total / keystroke | Controllers | GtkTextBuffer insert | Controllers ÷ insert | GTK's keystroke | Controllers ÷ GTK's keystroke |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|")
     for (bytes, m) in results {
         let ratio = m.insert > 0 ? String(format: "%.2f×", m.controllers / m.insert) : "–"
+        let gtk = m.total - m.controllers
+        let share = gtk > 0 ? String(format: "%.2f×", m.controllers / gtk) : "–"
         lines.append("| \(sizeLabel(bytes)) (\(grouped(Double(m.facts.bytes))) B) | \(grouped(m.total)) | "
-            + "\(grouped(m.controllers)) | \(grouped(m.insert)) | \(ratio) |")
+            + "\(grouped(m.controllers)) | \(grouped(m.insert)) | \(ratio) | \(grouped(gtk)) | \(share) |")
     }
     var passed = true
     if let small = results.first, let large = results.last, results.count > 1, small.measurement.controllers > 0 {
