@@ -251,24 +251,17 @@ final class ComposerWindow {
     /// are exact when asked for, before the frame, so the input grows in the frame that
     /// shows the new line.
     ///
-    /// Walking the display lines costs a layout of each; typing in the last paragraph
-    /// usually changes none of their heights, which the last paragraph's bottom tells
-    /// cheaply (its own lines are laid out exactly; the paragraphs above keep their
-    /// heights). So the walk runs when that bottom moved, when an edit was above the last
-    /// paragraph, when the input is full and an edit was among the lines that set its
-    /// cap, or when the input's width changed (`editFrom` nil).
+    /// The display lines are walked again only when `InputGrowth.needsRemeasure` says an
+    /// edit could have changed them: the last paragraph's own lines are laid out exactly,
+    /// the paragraphs above keep their heights.
     func fitInputToText(editFrom: Int?) {
         // Asking an unallocated text view for line positions lays it out at width 0 and
         // leaves it collapsed: measure only once it is on screen (its first layout calls us).
         guard gtk_widget_get_mapped(textView) != 0, gtk_widget_get_width(textView) > 0 else { return }
         let (bottom, lastParagraphStart) = lastParagraphBottom()
-        let walk: Bool
-        if let editFrom {
-            walk = bottom != fittedLastParagraphBottom || editFrom < lastParagraphStart
-                || growthMeasuredThrough.map { editFrom <= $0 } ?? false
-        } else {
-            walk = true
-        }
+        let walk = InputGrowth.needsRemeasure(editFrom: editFrom, lastParagraphStart: lastParagraphStart,
+                                              bottomMoved: bottom != fittedLastParagraphBottom,
+                                              measuredThrough: growthMeasuredThrough)
         fittedLastParagraphBottom = bottom
         guard walk else { return }
         let (bottoms, end) = displayLineBottoms(limit: 7)

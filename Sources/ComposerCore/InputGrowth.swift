@@ -17,4 +17,20 @@ public enum InputGrowth {
         guard displayLineBottoms.count > maxLines else { return nil }
         return displayLineBottoms[maxLines - 1] + max(0, verticalPadding)
     }
+
+    /// Whether the display lines must be walked again after an edit, or the input's size
+    /// stays right. Walking lays out each of the first lines; typing in the last paragraph
+    /// usually changes none of their heights, which that paragraph's bottom tells cheaply.
+    /// - Parameters:
+    ///   - editFrom: the lowest scalar offset an edit touched; nil when the input's width
+    ///     changed (every line may wrap anew).
+    ///   - lastParagraphStart: where the text's last paragraph starts (scalars).
+    ///   - bottomMoved: whether the last display line's bottom moved since the last fit.
+    ///   - measuredThrough: where the last walk stopped after `maxLines + 1` lines (a full
+    ///     input: edits past it cannot change the cap); nil when the text had fewer.
+    public static func needsRemeasure(editFrom: Int?, lastParagraphStart: Int, bottomMoved: Bool,
+                                      measuredThrough: Int?) -> Bool {
+        guard let editFrom else { return true }
+        return bottomMoved || editFrom < lastParagraphStart || measuredThrough.map { editFrom <= $0 } ?? false
+    }
 }

@@ -23,4 +23,23 @@ import Testing
     @Test func nonsenseLimitsAreRepaired() {
         #expect(InputGrowth.maximumHeight(displayLineBottoms: [10, 20], verticalPadding: -5, maxLines: 0) == 10)
     }
+
+    @Test func typingWithinTheLastParagraphsLinesNeedsNoRemeasure() {
+        // A short text, typed at its end, the last line's bottom where it was.
+        #expect(!InputGrowth.needsRemeasure(editFrom: 40, lastParagraphStart: 10, bottomMoved: false, measuredThrough: nil))
+        // The same key wrapped the line: the bottom moved.
+        #expect(InputGrowth.needsRemeasure(editFrom: 40, lastParagraphStart: 10, bottomMoved: true, measuredThrough: nil))
+        // An edit above the last paragraph: its bottom is only GTK's estimate.
+        #expect(InputGrowth.needsRemeasure(editFrom: 5, lastParagraphStart: 10, bottomMoved: false, measuredThrough: nil))
+    }
+
+    @Test func aFullInputRemeasuresOnlyForEditsAmongTheLinesThatSetItsCap() {
+        #expect(InputGrowth.needsRemeasure(editFrom: 30, lastParagraphStart: 0, bottomMoved: false, measuredThrough: 50))
+        #expect(InputGrowth.needsRemeasure(editFrom: 50, lastParagraphStart: 0, bottomMoved: false, measuredThrough: 50))
+        #expect(!InputGrowth.needsRemeasure(editFrom: 51, lastParagraphStart: 0, bottomMoved: false, measuredThrough: 50))
+    }
+
+    @Test func aNewWidthAlwaysRemeasures() {
+        #expect(InputGrowth.needsRemeasure(editFrom: nil, lastParagraphStart: 0, bottomMoved: false, measuredThrough: 50))
+    }
 }

@@ -8,25 +8,24 @@ import TestHarness
 /// No timing thresholds: only that the meter measures something real.
 @Suite(.serialized)
 struct PaintMeterTests {
-    /// The C programs, compiled once per test run next to the build.
-    static func tools(in session: TestSession) throws -> BenchTools {
+    /// The C programs, compiled next to the build in a session of their own (its logs are
+    /// kept when the compile fails).
+    static func tools() throws -> BenchTools {
+        let build = try TestSession(name: "meter-build")
+        defer { build.stop() }
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             .appendingPathComponent(".build/paint-meter-test", isDirectory: true)
-        return try BenchTools.build(into: directory, in: session)
+        do {
+            return try BenchTools.build(into: directory, in: build)
+        } catch {
+            build.markFailed()
+            throw error
+        }
     }
 
     @Test(.timeLimit(.minutes(3)))
     func seesAFrameForEveryKeyInTheReference() throws {
-        let build = try TestSession(name: "meter-build")
-        let tools: BenchTools
-        do {
-            tools = try Self.tools(in: build)
-            build.stop()
-        } catch {
-            build.markFailed()
-            build.stop()
-            throw error
-        }
+        let tools = try Self.tools()
         let bench = try BenchSession(name: "paint-meter", inputMethod: .gtkSimple, tools: tools)
         defer { bench.stop() }
 
@@ -54,16 +53,7 @@ struct PaintMeterTests {
 
     @Test(.timeLimit(.minutes(3)))
     func idleReferenceIsQuiet() throws {
-        let build = try TestSession(name: "meter-build")
-        let tools: BenchTools
-        do {
-            tools = try Self.tools(in: build)
-            build.stop()
-        } catch {
-            build.markFailed()
-            build.stop()
-            throw error
-        }
+        let tools = try Self.tools()
         let bench = try BenchSession(name: "paint-meter-idle", inputMethod: .gtkSimple, tools: tools)
         defer { bench.stop() }
         let app = try bench.start([tools.textview])
