@@ -84,9 +84,24 @@ public struct TextBuffer {
         gtk_text_buffer_apply_tag(pointer, tag, &start, &end)
     }
 
+    /// Takes `tag` off `range`, and does nothing when no character there carries it: GTK
+    /// would still emit "remove-tag" and queue the range for redisplay (for a tag that
+    /// changes sizes, a new layout of its lines) — on every keystroke, since the settle
+    /// controllers clear freshly typed text of tags it may have inherited.
     public func removeTag(_ tag: UnsafeMutablePointer<GtkTextTag>, from range: Range<Int>) {
+        guard hasTag(tag, in: range) else { return }
         var start = iter(at: range.lowerBound), end = iter(at: range.upperBound)
         gtk_text_buffer_remove_tag(pointer, tag, &start, &end)
+    }
+
+    /// Whether some character in `range` carries `tag`. Walks to the tag's next toggle,
+    /// which the B-tree's per-node tag summaries make cheap in a long text.
+    public func hasTag(_ tag: UnsafeMutablePointer<GtkTextTag>, in range: Range<Int>) -> Bool {
+        guard !range.isEmpty else { return false }
+        var position = iter(at: range.lowerBound)
+        if gtk_text_iter_has_tag(&position, tag) != 0 { return true }
+        guard gtk_text_iter_forward_to_tag_toggle(&position, tag) != 0 else { return false }
+        return offset(of: &position) < range.upperBound
     }
 
     /// Takes `tag` off `remove`, then puts it on `add`: a controller's tag difference.
