@@ -213,14 +213,19 @@ final class ComposerWindow {
     /// Shows the limit's state: what is left, an error style when over, a provisional
     /// style while a composition is counted in; the trim action only when over.
     func show(_ status: LimitStatus, canTrim: Bool) {
-        if let shownLimit, shownLimit.status == status, shownLimit.canTrim == canTrim { return }
+        let previous = shownLimit
+        if let previous, previous.status == status, previous.canTrim == canTrim { return }
         shownLimit = (status, canTrim)
         gtk_inscription_set_text(opaque(counterLabel), status.counterText)
         setClass("error", on: counterLabel, status.counterIsOver)
         setClass("dim-label", on: counterLabel, !status.counterIsOver)
         setClass("provisional", on: counterLabel, status.isProvisional)
-        gtk_widget_set_tooltip_text(counterLabel, status.isProvisional
-            ? "Provisional: includes the text being composed" : "Characters left")
+        // A new tooltip makes GTK ask the X server where the pointer is (a round trip):
+        // set it only when it changes, not on every keystroke.
+        if previous == nil || previous!.status.isProvisional != status.isProvisional {
+            gtk_widget_set_tooltip_text(counterLabel, status.isProvisional
+                ? "Provisional: includes the text being composed" : "Characters left")
+        }
         gtk_widget_set_visible(trimButton, status.isOver ? 1 : 0)
         gtk_widget_set_sensitive(trimButton, canTrim ? 1 : 0)
         if !status.isOver { gtk_widget_set_visible(limitHint, 0) }

@@ -83,9 +83,12 @@ extension GtkWindowSuites {
             defer { GtkFixture.close(composer) }
             try GtkFixture.setKeyboardLayout(["-layout", "us", "-variant", "intl"], deadAcute: true)
             defer { GtkFixture.restoreKeyboardLayout() }
+            try await GtkFixture.settled(composer, "the start")
+            #expect(composer.counterTooltip == "Characters left")
             try await GtkFixture.xdotool(["key", "dead_acute"])
             try await GtkFixture.settled(composer, "the dead key's preedit") { composer.model.isComposing }
             #expect(composer.counterClasses.contains("provisional"))
+            #expect(composer.counterTooltip == "Provisional: includes the text being composed")
             #expect(composer.counterText == "\u{2212}1", "the preedit ´ counts, provisionally")
             #expect(composer.model.text == "caf")
             try await GtkFixture.xdotool(["key", "e"])
@@ -96,6 +99,7 @@ extension GtkWindowSuites {
             #expect(composer.model.text == "caf")
             try await GtkFixture.settled(composer, "the cut settled")
             #expect(!composer.counterClasses.contains("provisional"))
+            #expect(composer.counterTooltip == "Characters left")
         }
     }
 }
