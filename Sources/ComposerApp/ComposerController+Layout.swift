@@ -41,6 +41,9 @@ extension ComposerController {
                                           typing: { [weak self] text in self?.panelLayout.indicatorText = text },
                                           message: { [weak self] text, name in self?.ui.messageList.appendPeer(text, from: name) })
         }
-        panelLayout.inputResized = { [weak self] in self?.ui.fitInputToText(editFrom: nil) }
+        panelLayout.inputResized = { [weak self] in
+            self?.ui.fitInputToText(editFrom: nil)
+            self?.ui.endScrollWhileGrowing()
+        }
     }
 }

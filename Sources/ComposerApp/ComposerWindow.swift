@@ -283,8 +283,22 @@ final class ComposerWindow {
         // (EXTERNAL); then with one.
         gtk_scrolled_window_set_policy(opaque(inputScroller), GTK_POLICY_NEVER,
                                        growthCap == nil ? GTK_POLICY_EXTERNAL : GTK_POLICY_AUTOMATIC)
-        // A new height can leave the caret outside (a long draft given at start): show it.
-        gtk_text_view_scroll_mark_onscreen(cast(textView), gtk_text_buffer_get_insert(buffer.pointer))
+        // Full, the input scrolls: a new height can leave the caret outside (a long draft
+        // given at start), so show it. Not while it grows: the new height shows every line,
+        // and GTK, still seeing the old height, would animate a scroll over the next frames.
+        if growthCap != nil {
+            gtk_text_view_scroll_mark_onscreen(cast(textView), gtk_text_buffer_get_insert(buffer.pointer))
+        }
+    }
+
+    /// Ends any scroll of the input while it grows: it then shows all of its text, so there
+    /// is nothing to scroll to. GTK does not know that when it handles the key that wraps a
+    /// line: the caret is below the input's old height, so it starts a scroll animation
+    /// (200 ms of frames that all look the same). Called in the layout phase that gives the
+    /// input its new height, after GTK started it; a value set without animation ends it.
+    func endScrollWhileGrowing() {
+        guard growthCap == nil else { return }
+        gtk_adjustment_set_value(gtk_scrollable_get_vadjustment(OpaquePointer(textView)), 0)
     }
 
     /// The bottom of the text's last display line (exact for the last paragraph's own

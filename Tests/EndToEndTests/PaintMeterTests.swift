@@ -64,4 +64,30 @@ struct PaintMeterTests {
         #expect(idle.threads > 0)
         #expect(try app.stop() == 0)
     }
+
+    /// One keystroke, one frame, in the composer too — also for the key that wraps the text
+    /// onto a second line, where the input grows: the text, its new height, the counter and
+    /// Send land in one frame, and nothing paints after it. (GTK used to start a scroll
+    /// animation there, toward a caret below the input's old height: ~10 frames that all
+    /// look the same.) A frame is a burst of damage the meter sees until the window is
+    /// quiet; counting frames needs no timing threshold.
+    @Test(.timeLimit(.minutes(3)))
+    func composerPaintsOneFramePerKeyAlsoWhenTheInputGrows() throws {
+        let tools = try Self.tools()
+        let bench = try BenchSession(name: "paint-meter-composer", inputMethod: .gtkSimple, tools: tools)
+        defer { bench.stop() }
+        let profile = bench.session.directory.appendingPathComponent("profile", isDirectory: true)
+        let app = try bench.start([try ComposerBinary.path, "--profile", profile.path])
+
+        // Longer than the input is wide (about 40 characters at 480 px): it wraps once.
+        let sentence = "the quick brown fox jumps over the lazy dog while we type"
+        let keys = sentence.map { $0 == " " ? "space" : String($0) }
+        let run = try bench.type(keys, warmup: ["x", "BackSpace"], window: app.window, pid: app.pid)
+        #expect(run.missed == 0)
+        let repainted = run.measured.enumerated().filter { $0.element.frames != 1 }
+            .map { "key \($0.offset) (\($0.element.key)): \($0.element.frames) frames" }
+        #expect(repainted == [], "keys that did not paint exactly once: \(repainted)")
+        #expect(try app.stop() == 0)
+        #expect(BenchSession.glibProblems(in: app.output) == [])
+    }
 }
