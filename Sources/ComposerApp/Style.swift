@@ -13,6 +13,24 @@ enum Style {
         background: alpha(@theme_selected_bg_color, 0.12);
     }
     .input-bar { padding: 0; }
+    /* Flat buttons next to the input (libadwaita's look rather than GTK 4.8's gradients):
+       a gradient, an inset and an outset shadow are three more draws per button in every
+       frame, and the window is redrawn whole on each keystroke (see docs/benchmarks.md). */
+    .input-bar button, .caret-toolbar button {
+        background-image: none; box-shadow: none; border-color: transparent;
+        background-color: alpha(@theme_fg_color, 0.08);
+    }
+    .input-bar button:hover, .caret-toolbar button:hover { background-color: alpha(@theme_fg_color, 0.12); }
+    .input-bar button:active, .input-bar button:checked,
+    .caret-toolbar button:active { background-color: alpha(@theme_fg_color, 0.2); }
+    .input-bar button.toggle:not(:checked):not(:hover):not(:active),
+    .caret-toolbar button:not(:hover):not(:active) { background-color: transparent; }
+    .input-bar button.suggested-action { background-color: @theme_selected_bg_color; color: @theme_selected_fg_color; }
+    .input-bar button.suggested-action:hover { background-color: shade(@theme_selected_bg_color, 1.1); }
+    .input-bar button.suggested-action:active { background-color: shade(@theme_selected_bg_color, 0.88); }
+    .input-bar button.suggested-action:disabled {
+        background-color: alpha(@theme_fg_color, 0.08); color: alpha(@theme_fg_color, 0.45);
+    }
     .completion { background: transparent; }
     .completion row { padding: 4px 12px; }
     .completion row:selected { background: alpha(@theme_selected_bg_color, 0.25); color: inherit; }
