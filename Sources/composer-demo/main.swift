@@ -7,8 +7,26 @@ import TestHarness
 // ibus-anthy and a Korean word through ibus-hangul, with real key events; screenshots and
 // the trace saved; a summary printed. It exits by itself.
 
-let outDirectory = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "out/demo",
-                       isDirectory: true)
+let usage = """
+    usage: composer-demo [OUT_DIRECTORY]
+    Runs the headless demo (private Xvfb, D-Bus, IBus with anthy and hangul) and saves its
+    screenshots and trace into OUT_DIRECTORY (default out/demo).
+    """
+
+/// The one optional argument, the output directory; `--help` prints the usage, any other
+/// option or a second argument is an error (exit 2), so that no option becomes a directory.
+let outDirectory: URL = {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments == ["-h"] || arguments == ["--help"] {
+        print(usage)
+        exit(0)
+    }
+    guard arguments.count <= 1, !(arguments.first ?? "").hasPrefix("-") else {
+        FileHandle.standardError.write(Data("composer-demo: unexpected arguments \(arguments)\n\(usage)\n".utf8))
+        exit(2)
+    }
+    return URL(fileURLWithPath: arguments.first ?? "out/demo", isDirectory: true)
+}()
 
 /// One step of the demo: what was typed, what the input method committed, what was sent.
 struct Step {

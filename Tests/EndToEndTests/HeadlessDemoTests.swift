@@ -79,6 +79,35 @@ struct HeadlessDemoTests {
         #expect(process.terminationStatus == 128 + SIGINT, "status \(process.terminationStatus)")
         try temporary.expectNothingLeft()
     }
+
+    /// `--help` prints the usage; an option or a second argument is refused with the usage
+    /// and status 2, before any session starts and without creating a directory named
+    /// after it.
+    static let argumentCases: [([String], Int32)] = [(["--help"], 0), (["-h"], 0), (["--out"], 2), (["a", "b"], 2)]
+
+    @Test(arguments: argumentCases)
+    func argumentsAreCheckedBeforeAnythingStarts(arguments: [String], status: Int32) throws {
+        let temporary = try PrivateTemporaryDirectory()
+        defer { temporary.remove() }
+        let work = URL(fileURLWithPath: temporary.path).appendingPathComponent("cwd", isDirectory: true)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try ComposerBinary.path).deletingLastPathComponent()
+            .appendingPathComponent("composer-demo")
+        process.arguments = arguments
+        process.environment = temporary.environment
+        process.currentDirectoryURL = work
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            + String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == status, "\(arguments): \(printed)")
+        #expect(printed.contains("usage: composer-demo"), "\(arguments): \(printed)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path) == [], "nothing created for \(arguments)")
+    }
 }
 
 /// A `TMPDIR` of one's own for a child that starts test sessions: afterwards, every process
