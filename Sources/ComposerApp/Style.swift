@@ -43,7 +43,8 @@ enum Style {
     .caret-toolbar { padding: 2px 0; }
     .simulated-keyboard { background: alpha(@theme_fg_color, 0.15); }
     .message.peer { background: alpha(@theme_fg_color, 0.08); }
-    .composer-input { border-radius: 8px; }
+    /* Square corners: a rounded background is one more draw in every frame (the window is
+       redrawn whole on each keystroke with GL on Xvfb; see docs/benchmarks.md). */
     .counter { font-feature-settings: "tnum"; min-width: 3em; }
     .counter.provisional { font-style: italic; }
     .counter.error, .limit-hint { color: @error_color; }
