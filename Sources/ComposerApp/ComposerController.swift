@@ -452,10 +452,7 @@ public final class ComposerController {
             }
             return true
         }
-        onSignal(ui.textView, "realize", after: true) { [weak self] in
-            self?.ui.styleOverflowTag()
-            self?.ui.styleHighlightTags()
-        }
+        onSignal(ui.textView, "realize", after: true) { [weak self] in self?.ui.styleTags() }
     }
 
     /// "ready" once the window is shown and the input has keyboard focus. It is posted to

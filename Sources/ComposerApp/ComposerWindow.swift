@@ -172,6 +172,8 @@ final class ComposerWindow {
         gtk_box_append(cast(panel), inputBar)
         gtk_box_append(cast(panel), keyboardArea)
         gtk_window_set_child(cast(window), panel)
+        // Coloured before any text is laid out; again at realize only if the theme differs.
+        styleTags()
     }
 
     /// Every button of the composer leaves focus in the text view: a click must not end the
@@ -188,19 +190,23 @@ final class ComposerWindow {
         return 0.2126 * color.red + 0.7152 * color.green + 0.0722 * color.blue > 0.5
     }
 
-    /// Colours the overflow tag for the current theme: a red that reads on the text view's
-    /// background, chosen from how light its text colour is.
-    func styleOverflowTag() {
-        if hasDarkTheme {
+    /// Whether the tags were last coloured for a dark theme; nil before the first time.
+    private var tagsStyledDark: Bool?
+
+    /// Colours the overflow and highlight tags for the current theme: colours that read on
+    /// the text view's background, chosen from how light its text colour is. Only when the
+    /// choice changes: restyling a tag makes GTK lay out again every line that carries it
+    /// (a 1 MB draft over the limit: all of it).
+    func styleTags() {
+        let dark = hasDarkTheme
+        guard dark != tagsStyledDark else { return }
+        tagsStyledDark = dark
+        if dark {
             cgtk_style_overflow_tag(overflowTag, "#ff7b63", "rgba(255,123,99,0.18)")
         } else {
             cgtk_style_overflow_tag(overflowTag, "#c01c28", "rgba(224,27,36,0.12)")
         }
-    }
-
-    /// Colours the highlight tags for the current theme (like the overflow tag).
-    func styleHighlightTags() {
-        let colors: [HighlightKind: String] = hasDarkTheme
+        let colors: [HighlightKind: String] = dark
             ? [.mention: "#99c1f1", .channel: "#8ff0a4", .emoji: "#f9f06b"]
             : [.mention: "#1a5fb4", .channel: "#26a269", .emoji: "#a51d2d"]
         for (kind, tag) in highlightTags { cgtk_style_highlight_tag(tag, colors[kind]!) }
