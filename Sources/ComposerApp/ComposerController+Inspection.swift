@@ -21,6 +21,8 @@ extension ComposerController {
     public var textView: UnsafeMutablePointer<GtkWidget> { ui.textView }
     public var sendButton: UnsafeMutablePointer<GtkWidget> { ui.sendButton }
     public var counterText: String { string(fromBorrowed: gtk_inscription_get_text(opaque(ui.counterLabel))) }
+    /// Whether the counter can be seen (it is transparent far from the limit).
+    public var counterIsShown: Bool { gtk_widget_get_opacity(ui.counterLabel) > 0 }
     /// The counter's tooltip (it says whether the count is provisional).
     public var counterTooltip: String { string(fromBorrowed: gtk_widget_get_tooltip_text(ui.counterLabel)) }
     public var sentMessagesShown: [String] { ui.messageList.shownTexts }

@@ -223,6 +223,11 @@ final class ComposerWindow {
         if let previous, previous.status == status, previous.canTrim == canTrim { return }
         shownLimit = (status, canTrim)
         gtk_inscription_set_text(opaque(counterLabel), status.counterText)
+        // Transparent rather than hidden: its room stays, so nothing moves when it appears
+        // (and a GTK widget at opacity 0 is not drawn at all).
+        if previous?.status.counterIsShown != status.counterIsShown {
+            gtk_widget_set_opacity(counterLabel, status.counterIsShown ? 1 : 0)
+        }
         setClass("error", on: counterLabel, status.counterIsOver)
         setClass("dim-label", on: counterLabel, !status.counterIsOver)
         setClass("provisional", on: counterLabel, status.isProvisional)

@@ -56,4 +56,14 @@ public struct LimitStatus: Equatable, Sendable {
     /// the composition committed, is over.
     public var counterIsOver: Bool { (provisionalCount ?? count) > limit }
     public var isProvisional: Bool { provisionalCount != nil }
+
+    /// How close to the limit the counter appears: within the last fifth of the limit, and
+    /// never later than 20 units before it (a limit of 200 shows it from 40 left).
+    public var counterThreshold: Int { max(20, limit / 5) }
+
+    /// Whether the counter is shown: once what is left — provisionally, while composing —
+    /// is within `counterThreshold`, and while over. Far from the limit a number that
+    /// ticks with every keystroke is only noise (chat apps show it near the limit), and
+    /// drawing it costs a text layout in every frame.
+    public var counterIsShown: Bool { limit - (provisionalCount ?? count) <= counterThreshold }
 }

@@ -33,6 +33,23 @@ struct CountingTests {
         #expect(!composing.isOver && composing.counterIsOver)
     }
 
+    @Test func theCounterAppearsNearTheLimitAndStaysWhileOver() {
+        // A limit of 200: shown from 40 left (the last fifth), also when a composition
+        // brings the text there, and while over.
+        #expect(!LimitStatus(count: 0, provisionalCount: nil, limit: 200).counterIsShown)
+        #expect(!LimitStatus(count: 159, provisionalCount: nil, limit: 200).counterIsShown)
+        #expect(LimitStatus(count: 160, provisionalCount: nil, limit: 200).counterIsShown)
+        #expect(LimitStatus(count: 150, provisionalCount: 165, limit: 200).counterIsShown)
+        #expect(!LimitStatus(count: 165, provisionalCount: 150, limit: 200).counterIsShown,
+                "a composition that shortens the text (a conversion) counts as it would commit")
+        #expect(LimitStatus(count: 260, provisionalCount: nil, limit: 200).counterIsShown)
+        // Small limits: never later than 20 left.
+        #expect(LimitStatus(count: 0, provisionalCount: nil, limit: 20).counterIsShown)
+        #expect(!LimitStatus(count: 9, provisionalCount: nil, limit: 30).counterIsShown)
+        #expect(LimitStatus(count: 10, provisionalCount: nil, limit: 30).counterIsShown)
+        #expect(LimitStatus(count: 0, provisionalCount: nil, limit: 0).counterIsShown)
+    }
+
     @Test func blankTextIsNotSentAndOverLimitTextIsNot() {
         let limit = LengthLimit(limit: 3)
         #expect(ComposerModel(text: " \n\t").sendRefusal(limit: limit) == .empty)

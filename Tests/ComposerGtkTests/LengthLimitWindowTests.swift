@@ -48,6 +48,23 @@ extension GtkWindowSuites {
             #expect(composer.trace.emitted.contains(.overflow(start: 5, end: 5, over: 0, unit: .graphemes)))
         }
 
+        @Test func theCounterAppearsOnlyNearTheLimit() async throws {
+            let (composer, _) = try await GtkFixture.composer(try Self.options("", limit: 30))
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.settled(composer, "the start")
+            #expect(!composer.counterIsShown, "30 left of 30")
+            #expect(composer.counterText == "30", "kept up to date while transparent")
+            try GtkFixture.xdotool.type("abcdefghi")
+            try await GtkFixture.settled(composer, "nine typed") { composer.model.text == "abcdefghi" }
+            #expect(!composer.counterIsShown, "21 left")
+            try GtkFixture.xdotool.type("j")
+            try await GtkFixture.settled(composer, "ten typed") { composer.model.text.count == 10 }
+            #expect(composer.counterIsShown && composer.counterText == "20")
+            try GtkFixture.xdotool.key(["BackSpace"])
+            try await GtkFixture.settled(composer, "back to nine") { composer.model.text.count == 9 }
+            #expect(!composer.counterIsShown)
+        }
+
         @Test func trimToLimitIsOneUndoableStep() async throws {
             let (composer, _) = try await GtkFixture.composer(try Self.options("abcdef🇯🇵", limit: 4))
             defer { GtkFixture.close(composer) }
