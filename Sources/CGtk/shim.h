@@ -6,6 +6,9 @@
 
 #include <gtk/gtk.h>
 #include <glib-unix.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
 #endif
@@ -78,6 +81,16 @@ static inline int cgtk_dbus_proxy_bool(GDBusProxy *proxy, const char *property) 
     int result = g_variant_is_of_type(value, G_VARIANT_TYPE_BOOLEAN) ? g_variant_get_boolean(value) : -1;
     g_variant_unref(value);
     return result;
+}
+
+/// Lowers the calling thread's CPU priority by `increment` nice levels (on Linux, nice is
+/// per thread): background work then takes only what the GUI thread and the renderer's
+/// threads leave, also on a two-core machine. Failure is harmless and ignored.
+static inline void cgtk_lower_thread_priority(int increment) {
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    errno = 0;
+    int current = getpriority(PRIO_PROCESS, (id_t)tid);
+    if (errno == 0) (void)setpriority(PRIO_PROCESS, (id_t)tid, current + increment);
 }
 
 #endif

@@ -66,8 +66,11 @@ public enum MainLoop {
                                                       then deliver: @escaping (Value) -> Void) {
         let handOff = MainThreadHandOff(deliver)
         // A thread of its own that ends with the work: a libdispatch worker would stay
-        // behind and wake the process every second while it is idle.
+        // behind and wake the process every second while it is idle. Niced, so that on a
+        // two-core machine it does not compete with the first frame (GTK's thread and the
+        // GL renderer's) but runs in what they leave.
         Thread.detachNewThread {
+            cgtk_lower_thread_priority(10)
             let value = work()
             idle(priority: priority) {
                 handOff.body(value)
