@@ -233,9 +233,8 @@ final class ComposerWindow {
         setClass("provisional", on: counterLabel, status.isProvisional)
         // A new tooltip makes GTK ask the X server where the pointer is (a round trip):
         // set it only when it changes, not on every keystroke.
-        if previous == nil || previous!.status.isProvisional != status.isProvisional {
-            gtk_widget_set_tooltip_text(counterLabel, status.isProvisional
-                ? "Provisional: includes the text being composed" : "Characters left")
+        if previous?.status.counterTooltip != status.counterTooltip {
+            gtk_widget_set_tooltip_text(counterLabel, status.counterTooltip)
         }
         gtk_widget_set_visible(trimButton, status.isOver ? 1 : 0)
         gtk_widget_set_sensitive(trimButton, canTrim ? 1 : 0)

@@ -57,6 +57,11 @@ public struct LimitStatus: Equatable, Sendable {
     public var counterIsOver: Bool { (provisionalCount ?? count) > limit }
     public var isProvisional: Bool { provisionalCount != nil }
 
+    /// The counter's tooltip: what its number means.
+    public var counterTooltip: String {
+        isProvisional ? "Provisional: includes the text being composed" : "Characters left"
+    }
+
     /// How close to the limit the counter appears: within the last fifth of the limit, and
     /// never later than 20 units before it (a limit of 200 shows it from 40 left).
     public var counterThreshold: Int { max(20, limit / 5) }

@@ -31,6 +31,8 @@ struct CountingTests {
         let composing = LimitStatus(count: 195, provisionalCount: 203, limit: 200)
         #expect(composing.counterText == "\u{2212}3" && composing.isProvisional)
         #expect(!composing.isOver && composing.counterIsOver)
+        #expect(composing.counterTooltip == "Provisional: includes the text being composed")
+        #expect(over.counterTooltip == "Characters left")
     }
 
     @Test func theCounterAppearsNearTheLimitAndStaysWhileOver() {
