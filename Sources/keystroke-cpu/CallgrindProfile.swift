@@ -20,6 +20,8 @@ struct CallgrindProfile {
 
     /// Instructions collected in total (the `summary:` or `totals:` line).
     private(set) var total = 0
+    /// Why the profile was written ("Client Request: keystroke 3", "Program termination").
+    private(set) var trigger = ""
     private(set) var selfCost: [Function: Int] = [:]
     /// Inclusive cost of all calls from caller to callee.
     private(set) var edges: [Edge: Int] = [:]
@@ -76,11 +78,24 @@ struct CallgrindProfile {
             case "cob": calleeObject = resolve(value, in: &objects)
             case "cfn": callee = Function(object: calleeObject ?? object, name: resolve(value, in: &functions))
             case "calls": expectCallCost = true
+            case "desc" where value.hasPrefix("Trigger:"):
+                trigger = value.dropFirst("Trigger:".count).trimmingCharacters(in: .whitespaces)
             case "positions": positions = value.split(separator: " ").count
             case "summary", "totals": total = max(total, Int(value.trimmingCharacters(in: .whitespaces)) ?? 0)
             default: break
             }
         }
+    }
+
+    /// The trigger line of a callgrind file, read from its header only.
+    static func trigger(of url: URL) throws -> String? {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        let head = String(decoding: try handle.read(upToCount: 4096) ?? Data(), as: UTF8.self)
+        for line in head.split(separator: "\n") where line.hasPrefix("desc: Trigger:") {
+            return line.dropFirst("desc: Trigger:".count).trimmingCharacters(in: .whitespaces)
+        }
+        return nil
     }
 
     /// Inclusive cost of the named function (in an object whose path contains `object`):

@@ -16,6 +16,9 @@ struct ChildFacts: Codable {
     var underValgrind: Bool
     /// Completion was open after `@tan` in the measured pass.
     var completionOpened: Bool
+    /// What each measured keystroke was (see `KeyKind.of`), in `Workload.keys` order; the
+    /// profile of keystroke `i` is the callgrind dump whose trigger is `Workload.dumpReason(i)`.
+    var kinds: [KeyKind]
     /// The highlighter had @mention ranges at the end (the draft's and the typed ones).
     var mentionsHighlighted: Int
     /// The model mirrors the buffer at the end.
@@ -92,12 +95,17 @@ enum Child {
 
         ccallgrind_start_instrumentation()
         var completionOpened = false
+        var kinds: [KeyKind] = []
         for (index, key) in Workload.keys.enumerated() {
+            let openBefore = composer.completion.isOpen
             inKeystroke = true
             updateCollection()
             type(key)
             inKeystroke = false
             updateCollection()
+            // One profile per keystroke, so each kind of keystroke has its own numbers.
+            ccallgrind_dump_stats(Workload.dumpReason(index))
+            kinds.append(KeyKind.of(key, completionOpenBefore: openBefore, after: composer.completion.isOpen))
             if index + 1 == Workload.completionOpenAfter { completionOpened = composer.completion.isOpen }
             waitUntilQuiet()
         }
@@ -106,7 +114,7 @@ enum Child {
         let facts = ChildFacts(
             bytes: draft.utf8.count, scalars: draft.unicodeScalars.count, keystrokes: Workload.keys.count,
             frames: framesInKeystrokes, underValgrind: ccallgrind_running_on_valgrind() != 0,
-            completionOpened: completionOpened,
+            completionOpened: completionOpened, kinds: kinds,
             mentionsHighlighted: composer.highlightedRanges(.mention).count,
             modelMatchesBuffer: composer.model.text == composer.bufferText,
             problems: problems.list)

@@ -60,3 +60,50 @@ enum Workload {
     /// After these many keys completion must be open (the `@tan` of `@tanaka`).
     static let completionOpenAfter = 12
 }
+
+extension Workload {
+    /// The trigger of keystroke `index`'s callgrind dump ("Client Request: keystroke 7").
+    static func dumpReason(_ index: Int) -> String { "keystroke \(index)" }
+
+    /// The keystroke index a dump's trigger names, or nil for other dumps (program end).
+    static func keystrokeIndex(trigger: String) -> Int? {
+        guard let range = trigger.range(of: "keystroke ", options: .backwards) else { return nil }
+        return Int(trigger[range.upperBound...].trimmingCharacters(in: .whitespaces))
+    }
+}
+
+/// What a committed keystroke asks of the composer. Typing is most keystrokes and must cost
+/// little; a keystroke with completion open also searches the index and updates the list's
+/// rows, which is the feature's work and is reported on its own.
+enum KeyKind: String, Codable, CaseIterable {
+    /// Latin letters, digits, spaces and punctuation, completion closed before and after.
+    case latin
+    /// Kana and converted phrases (what an input method commits), completion closed.
+    case cjk
+    /// Completion open before or after the keystroke: it opened, narrowed or closed the list.
+    case completion
+
+    static func of(_ key: String, completionOpenBefore: Bool, after: Bool) -> KeyKind {
+        if completionOpenBefore || after { return .completion }
+        return key.unicodeScalars.allSatisfy(\.isASCII) ? .latin : .cjk
+    }
+
+    var label: String {
+        switch self {
+        case .latin: "Latin letters, spaces, punctuation"
+        case .cjk: "Kana and converted phrases"
+        case .completion: "Completion open or closing (`@tanaka`, `#gen`, `:smile:`)"
+        }
+    }
+}
+
+extension KeyKind {
+    /// For table headers.
+    var shortLabel: String {
+        switch self {
+        case .latin: "Latin"
+        case .cjk: "kana"
+        case .completion: "completion"
+        }
+    }
+}

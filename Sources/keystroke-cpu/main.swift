@@ -20,9 +20,6 @@ let usage = """
       --data DIR       people/channels/emoji (default: the source tree's data/)
     """
 
-/// Controllers 1 MB ÷ 1 KB at most this: "flat".
-let flatLimit = 1.5
-
 func fail(_ message: String, status: Int32 = 2) -> Never {
     FileHandle.standardError.write(Data("keystroke-cpu: \(message)\n".utf8))
     exit(status)
@@ -132,19 +129,22 @@ func findValgrind() -> String? {
         guard facts.underValgrind, facts.completionOpened, facts.modelMatchesBuffer, facts.mentionsHighlighted > 0 else {
             throw BenchmarkError("the \(sizeLabel(bytes)) run did not type what it should: \(facts)")
         }
+        let dumps = try keystrokeDumps(next: out, count: facts.kinds.count)
         if let profilesDirectory {
-            let kept = URL(fileURLWithPath: profilesDirectory).appendingPathComponent("callgrind.\(label).out")
+            let kept = URL(fileURLWithPath: profilesDirectory).appendingPathComponent(label)
             try? FileManager.default.removeItem(at: kept)
-            try FileManager.default.copyItem(at: out, to: kept)
+            try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+            for dump in dumps { try FileManager.default.copyItem(at: dump, to: kept.appendingPathComponent(dump.lastPathComponent)) }
         }
-        let measurement = try Measurement(profile: CallgrindProfile(contentsOf: out), facts: facts, executable: executable)
+        let keys = try dumps.map { try KeyCost(profile: CallgrindProfile(contentsOf: $0), executable: executable) }
+        let measurement = try Measurement(facts: facts, keys: keys)
+        let all = measurement.aggregate()
         FileHandle.standardError.write(Data(String(
             format: "keystroke-cpu: %@: %@ total, %@ controllers, %@ insert per keystroke (%.0f s, %d frames left out)\n",
-            sizeLabel(bytes), grouped(measurement.total), grouped(measurement.controllers),
-            grouped(measurement.insert), Date().timeIntervalSince(started), facts.frames).utf8))
+            sizeLabel(bytes), grouped(all.total), grouped(all.controllers), grouped(all.insert), Date().timeIntervalSince(started), facts.frames).utf8))
         results.append((bytes, measurement))
     }
-    let (report, passed) = markdownReport(results, limit: flatLimit)
+    let (report, passed) = markdownReport(results)
     print(report, terminator: "")
     if let markdownPath {
         let directory = (markdownPath as NSString).deletingLastPathComponent
@@ -152,6 +152,25 @@ func findValgrind() -> String? {
         try report.write(toFile: markdownPath, atomically: true, encoding: .utf8)
     }
     return passed
+}
+
+/// The per-keystroke callgrind dumps next to `out` (callgrind names them `out.1`, `out.2`,
+/// …), in keystroke order, found by their triggers ("Client Request: keystroke 7").
+func keystrokeDumps(next out: URL, count: Int) throws -> [URL] {
+    let directory = out.deletingLastPathComponent()
+    let prefix = out.lastPathComponent + "."
+    var byIndex: [Int: URL] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasPrefix(prefix) {
+        let url = directory.appendingPathComponent(name)
+        guard let trigger = try CallgrindProfile.trigger(of: url),
+              let index = Workload.keystrokeIndex(trigger: trigger) else { continue }
+        guard byIndex[index] == nil else { throw BenchmarkError("two dumps for keystroke \(index) next to \(out.path)") }
+        byIndex[index] = url
+    }
+    return try (0..<count).map { index in
+        guard let url = byIndex[index] else { throw BenchmarkError("no callgrind dump for keystroke \(index) next to \(out.path)") }
+        return url
+    }
 }
 
 // A missed goal is a FAIL row in the report, not an error: `make bench` goes on and writes
