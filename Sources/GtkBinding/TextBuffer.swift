@@ -79,7 +79,12 @@ public struct TextBuffer {
         return tag
     }
 
+    /// Puts `tag` on `range`, and does nothing when every character there carries it already:
+    /// GTK would still emit "apply-tag" and invalidate the range's lines, dropping the
+    /// paragraph layout the text view has just built for the caret. Typed text inherits the
+    /// tags around it, so text typed into the overflow is usually tagged already.
     public func applyTag(_ tag: UnsafeMutablePointer<GtkTextTag>, to range: Range<Int>) {
+        guard !tagCovers(tag, range) else { return }
         var start = iter(at: range.lowerBound), end = iter(at: range.upperBound)
         gtk_text_buffer_apply_tag(pointer, tag, &start, &end)
     }
@@ -102,6 +107,16 @@ public struct TextBuffer {
         if gtk_text_iter_has_tag(&position, tag) != 0 { return true }
         guard gtk_text_iter_forward_to_tag_toggle(&position, tag) != 0 else { return false }
         return offset(of: &position) < range.upperBound
+    }
+
+    /// Whether every character in `range` carries `tag` (an empty range: yes). The run of
+    /// the tag at the range's start ends at the tag's next toggle.
+    public func tagCovers(_ tag: UnsafeMutablePointer<GtkTextTag>, _ range: Range<Int>) -> Bool {
+        guard !range.isEmpty else { return true }
+        var position = iter(at: range.lowerBound)
+        guard gtk_text_iter_has_tag(&position, tag) != 0 else { return false }
+        guard gtk_text_iter_forward_to_tag_toggle(&position, tag) != 0 else { return true }
+        return offset(of: &position) >= range.upperBound
     }
 
     /// Takes `tag` off `remove`, then puts it on `add`: a controller's tag difference.

@@ -4,18 +4,26 @@ import Testing
 
 extension GtkWindowSuites {
     /// `TextBuffer`'s tag helpers on a real GtkTextBuffer: which ranges carry a tag, and that
-    /// taking a tag off text that does not carry it leaves GTK alone (no "remove-tag", so
-    /// no redisplay) — the settle controllers do that for every freshly typed character.
+    /// taking a tag off text that does not carry it, or putting it on text that carries it
+    /// already, leaves GTK alone (no "remove-tag"/"apply-tag", so no redisplay) — the settle
+    /// controllers do that for every freshly typed character.
     @MainActor
     @Suite(.serialized)
     struct TextBufferTagTests {
         /// "remove-tag" emissions seen by `countRemoveTag`.
         nonisolated(unsafe) static var removeTagEmissions = 0
+        /// "apply-tag" emissions seen by `countApplyTag`.
+        nonisolated(unsafe) static var applyTagEmissions = 0
 
         private static let countRemoveTag: @convention(c) (
             UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
             UnsafeMutableRawPointer?, UnsafeMutableRawPointer?
         ) -> Void = { _, _, _, _, _ in removeTagEmissions += 1 }
+
+        private static let countApplyTag: @convention(c) (
+            UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+            UnsafeMutableRawPointer?, UnsafeMutableRawPointer?
+        ) -> Void = { _, _, _, _, _ in applyTagEmissions += 1 }
 
         /// A buffer with "0123456789" and `tag` on 2..<5 and 7..<8.
         private static func taggedBuffer() throws -> (TextBuffer, UnsafeMutablePointer<GtkTextTag>) {
@@ -58,6 +66,37 @@ extension GtkWindowSuites {
             buffer.removeTag(tag, from: 4..<8)
             #expect(Self.removeTagEmissions == 1)
             #expect(buffer.ranges(of: tag) == [2..<4])
+        }
+
+        @Test func tagCoversOnlyWhenEveryCharacterCarriesTheTag() throws {
+            let (buffer, tag) = try Self.taggedBuffer()
+            defer { g_object_unref(buffer.pointer.rawPointer) }
+            #expect(buffer.tagCovers(tag, 2..<5), "exactly the run")
+            #expect(buffer.tagCovers(tag, 3..<4), "inside")
+            #expect(!buffer.tagCovers(tag, 1..<3), "starts before the run")
+            #expect(!buffer.tagCovers(tag, 4..<6), "ends after the run")
+            #expect(!buffer.tagCovers(tag, 2..<8), "spans the gap between runs")
+            #expect(buffer.tagCovers(tag, 4..<4), "empty")
+            buffer.applyTag(tag, to: 8..<10)
+            #expect(buffer.tagCovers(tag, 7..<10), "a run that reaches the end of the text")
+        }
+
+        @Test func applyingATagWhereItIsAlreadyDoesNotTouchTheBuffer() throws {
+            let (buffer, tag) = try Self.taggedBuffer()
+            defer { g_object_unref(buffer.pointer.rawPointer) }
+            Self.applyTagEmissions = 0
+            let handler = g_signal_connect_data(buffer.pointer.rawPointer, "apply-tag",
+                                                unsafeBitCast(Self.countApplyTag, to: GCallback.self), nil, nil, GConnectFlags(0))
+            defer { g_signal_handler_disconnect(buffer.pointer.rawPointer, handler) }
+
+            buffer.applyTag(tag, to: 2..<5)
+            buffer.applyTag(tag, to: 3..<4)
+            #expect(Self.applyTagEmissions == 0)
+            #expect(buffer.ranges(of: tag) == [2..<5, 7..<8])
+
+            buffer.applyTag(tag, to: 4..<8)
+            #expect(Self.applyTagEmissions == 1)
+            #expect(buffer.ranges(of: tag) == [2..<8])
         }
     }
 }
