@@ -169,6 +169,12 @@ public final class ComposerController {
             emitLastEdit()
         }
         onRangeDeleted(buffer.pointer, after: true) { [weak self] _, _ in self?.textChanged() }
+        // A commit or paste is done, and the text view is about to lay the caret's paragraph
+        // out for the input method: text typed past the limit gets its colour first.
+        onSignal(buffer.pointer, "end-user-action") { [weak self] in
+            guard let self, !destroyed else { return }
+            overflowController.tagInsertedOverflow(model)
+        }
         let insertMark = gtk_text_buffer_get_insert(buffer.pointer)
         let boundMark = gtk_text_buffer_get_selection_bound(buffer.pointer)
         onMarkSet(buffer.pointer) { [weak self] mark in

@@ -44,6 +44,23 @@ public final class OverflowController: SettleController {
         }
     }
 
+    /// Tags, now, the text inserted since the last settle that lies past the limit — called
+    /// when a user action (a commit, a paste) has finished, before the text view lays the
+    /// caret's paragraph out. Such text is overflow whatever the settle finds: the text
+    /// before it did not change, and a combining mark typed there joins a grapheme that is
+    /// past the limit already. GTK does not extend a tag over text typed at the end of its
+    /// run, and a tag put on at the settle throws away the paragraph layout the text view
+    /// has just built, so every keystroke past the limit would lay its paragraph out twice.
+    /// The settle still computes the whole difference (and finds this part done).
+    public func tagInsertedOverflow(_ model: ComposerModel) {
+        let edits = model.log.edits(after: seenSequence)
+        guard edits.contains(where: { !$0.inserted.isEmpty }) else { return }
+        let boundary = model.document.limitBoundary(limit.limit, in: limit.unit)
+        let (_, inserted) = trackTagged(through: edits)
+        let past = inserted.filter { $0.lowerBound > boundary }
+        if !past.isEmpty { perform(.overflowTag(add: past, remove: [])) }
+    }
+
     /// Where the tagged ranges are now, and the text inserted since (tag state unknown).
     private func trackTagged(through edits: [Edit]) -> (known: [Range<Int>], unknown: [Range<Int>]) {
         var known = InsertedRanges(ranges: tagged)

@@ -170,6 +170,50 @@ struct HardLimitTests {
         #expect(composer.effects.count == 3, "nothing changed, nothing to do")
     }
 
+    @Test func textTypedPastTheLimitIsTaggedWhenTheUserActionEnds() {
+        let composer = SimulatedComposer(text: "abcdef", limit: LengthLimit(limit: 3), inheritance: [false])
+        composer.settle()
+        #expect(composer.taggedRanges == [3..<6])
+        composer.commit("g")
+        #expect(composer.taggedRanges == [3..<6], "GTK does not extend a tag over text typed at its end")
+        composer.userActionEnded()
+        #expect(composer.effects.last == .overflowTag(add: [6..<7], remove: []))
+        #expect(composer.taggedRanges == [3..<7], "tagged before the settle, in the same main-loop turn")
+        composer.commit("h")
+        composer.commit("i")
+        composer.userActionEnded()
+        #expect(composer.effects.last == .overflowTag(add: [6..<9], remove: []), "everything since the settle")
+        composer.settle()
+        #expect(composer.taggedRanges == [3..<9])
+        composer.userActionEnded()
+        #expect(composer.effects.count == 4, "nothing inserted since the settle: nothing to do")
+    }
+
+    @Test func textAtTheLimitOrBeforeItWaitsForTheSettle() {
+        // At the boundary: a combining mark joins the last grapheme within the limit.
+        let joining = SimulatedComposer(text: "abc", limit: LengthLimit(limit: 3), inheritance: [false])
+        joining.settle()
+        joining.commit("\u{301}")
+        joining.userActionEnded()
+        #expect(joining.effects.isEmpty)
+        joining.settle()
+        #expect(joining.taggedRanges.isEmpty)
+        // Before the boundary: the tagged text moves; only the settle knows where it ends.
+        let before = SimulatedComposer(text: "abcdef", limit: LengthLimit(limit: 3), inheritance: [false])
+        before.settle()
+        before.insert("x", at: 0, origin: .imCommit)
+        before.userActionEnded()
+        #expect(before.effects.count == 1)
+        before.settle()
+        #expect(before.taggedRanges == [3..<7])
+        // Past the boundary, a combining mark joins an overflowing grapheme: tagged at once.
+        let past = SimulatedComposer(text: "abcde", limit: LengthLimit(limit: 3), inheritance: [false])
+        past.settle()
+        past.commit("\u{301}")
+        past.userActionEnded()
+        #expect(past.taggedRanges == [3..<6])
+    }
+
     @Test func softModeNeverChangesTheText() {
         let composer = SimulatedComposer(text: "", limit: LengthLimit(limit: 3))
         composer.settle()

@@ -62,6 +62,9 @@ final class SimulatedComposer {
 
     func endComposition() { model.preeditEnded() }
 
+    /// What the app does when GTK's "end-user-action" fires (a commit or paste is done).
+    func userActionEnded() { overflowController.tagInsertedOverflow(model) }
+
     func moveCaret(to offset: Int) { model.setSelection(anchor: offset, caret: offset) }
 
     @discardableResult

@@ -48,6 +48,30 @@ extension GtkWindowSuites {
             #expect(composer.trace.emitted.contains(.overflow(start: 5, end: 5, over: 0, unit: .graphemes)))
         }
 
+        /// A key typed past the limit is coloured when GTK's user action ends — before the
+        /// settle and before the text view lays the caret's paragraph out for the input
+        /// method — so the paragraph is laid out once, with its colour.
+        @Test func textTypedPastTheLimitIsColouredBeforeTheSettle() async throws {
+            let (composer, _) = try await GtkFixture.composer(try Self.options("hello world", limit: 5))
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.settled(composer, "the start")
+            final class Seen { var tagged: [[Range<Int>]] = []; var settled: [Bool] = [] }
+            let seen = Seen()
+            let buffer = gtk_text_view_get_buffer(cast(composer.textView))!
+            // Connected after the composer's own handler: sees what it did.
+            let handler = onSignal(buffer, "end-user-action", after: true) {
+                seen.tagged.append(composer.overflowTaggedRanges)
+                seen.settled.append(composer.isSettled)
+            }
+            defer { g_signal_handler_disconnect(buffer.rawPointer, handler) }
+
+            try GtkFixture.xdotool.type("!")
+            try await GtkFixture.settled(composer, "the key") { composer.model.text == "hello world!" }
+            #expect(seen.tagged.last == [5..<12])
+            #expect(seen.settled.last == false, "the settle had not run yet")
+            #expect(composer.overflowTaggedRanges == [5..<12])
+        }
+
         @Test func theCounterAppearsOnlyNearTheLimit() async throws {
             let (composer, _) = try await GtkFixture.composer(try Self.options("", limit: 30))
             defer { GtkFixture.close(composer) }
