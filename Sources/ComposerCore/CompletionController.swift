@@ -128,7 +128,7 @@ public final class CompletionController: SettleController {
         lastSequence = sequence
         lastSelection = model.selection
         guard textChanged || selectionChanged else { return }
-        let found = trigger.word(in: model.document, selection: model.selection)
+        let found = trigger.word(in: model)
         guard found != lastWord else { return }
         lastWord = found
         events += show(found)
@@ -193,7 +193,7 @@ public final class CompletionController: SettleController {
     public func acceptance(of index: Int? = nil, in model: ComposerModel? = nil) -> CompletionAcceptance? {
         guard isOpen, let word, let index = index ?? selectedIndex, items.indices.contains(index) else { return nil }
         if let model {
-            guard model.preedit == nil, trigger.word(in: model.document, selection: model.selection) == word else {
+            guard model.preedit == nil, trigger.word(in: model) == word else {
                 return nil
             }
         }

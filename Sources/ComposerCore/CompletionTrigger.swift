@@ -87,8 +87,18 @@ public struct CompletionTrigger: Sendable {
     /// so one read of `firstReadLength` scalars usually does), never more than the longest
     /// query plus the longest prefix and the scalar before it.
     public func word(in document: TextDocument, selection: TextSelection) -> CompletionWord? {
+        word(count: document.scalarCount, selection: selection, read: document.scalars(in:))
+    }
+
+    /// The word at the model's caret, read through the model's copy of the text near the caret.
+    public func word(in model: ComposerModel) -> CompletionWord? {
+        word(count: model.document.scalarCount, selection: model.selection, read: model.scalars(in:))
+    }
+
+    private func word(count: Int, selection: TextSelection,
+                      read: (Range<Int>) -> [Unicode.Scalar]) -> CompletionWord? {
         guard selection.isEmpty, let longestPrefix = prefixes.first?.prefix.unicodeScalars.count else { return nil }
-        let caret = document.clampScalar(selection.caret)
+        let caret = min(max(selection.caret, 0), count)
         // One scalar more than the longest word + prefix, to see what precedes the prefix.
         let farthestStart = max(0, caret - Self.maximumQueryLength - longestPrefix - 1)
         var readLength = Self.firstReadLength
@@ -97,7 +107,7 @@ public struct CompletionTrigger: Sendable {
         var queryStart: Int
         while true {
             windowStart = max(farthestStart, caret - readLength)
-            window = document.scalars(in: windowStart..<caret)
+            window = read(windowStart..<caret)
             queryStart = window.count
             while queryStart > 0, Self.isWordScalar(window[queryStart - 1]) { queryStart -= 1 }
             // Done once the word and room for the longest prefix and the scalar before it

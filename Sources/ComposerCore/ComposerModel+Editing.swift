@@ -32,6 +32,7 @@ extension ComposerModel {
 
     private func replaceDocument(_ range: Range<Int>, with inserted: String, removed: String, origin: EditOrigin) {
         document.replace(scalars: range, with: inserted)
+        nearby.apply(range: range, inserted: inserted)
         log.recordEdit(range: range, removed: removed, inserted: inserted, origin: origin)
     }
 

@@ -14,6 +14,8 @@ public final class ComposerModel {
     /// Non-nil between `preeditStarted()` and `preeditEnded()`.
     public internal(set) var preedit: Preedit?
     public internal(set) var log: EditLog
+    /// The scalars the controllers read last, kept in step with every edit (see `scalars(in:)`).
+    var nearby = NearbyScalars()
 
     /// - Parameter caret: scalar offset; defaults to the end of `text`, clamped.
     public init(text: String = "", caret: Int? = nil) {
@@ -22,6 +24,17 @@ public final class ComposerModel {
         self.selection = TextSelection(caret: document.clampScalar(caret ?? document.scalarCount))
         self.preedit = nil
         self.log = EditLog()
+    }
+
+    /// The scalars between two offsets (clamped): from the copy kept near the latest reads
+    /// and edits when it holds them, else out of the rope (and then kept). For controllers
+    /// that read a window around the caret or an edit at every settle.
+    public func scalars(in range: Range<Int>) -> [Unicode.Scalar] {
+        let range = document.clampedScalarRange(range)
+        if let kept = nearby.scalars(in: range) { return kept }
+        let read = document.scalars(in: range)
+        nearby.keep(read, at: range.lowerBound)
+        return read
     }
 
     /// The committed text (O(n): a copy out of the rope).

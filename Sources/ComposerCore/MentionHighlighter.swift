@@ -121,11 +121,17 @@ public final class MentionHighlighter: SettleController {
         var add = highlighted.map { _ in [Range<Int>]() }
         var remove = add
         for window in windows where !window.isEmpty {
-            let tokens = scan(document, covering: window)
+            let tokens = scan(model, covering: window)
             let fresh = Self.clip(unknown.ranges, to: window)
             for kind in highlighted.indices {
                 let known = Self.clip(highlighted[kind], to: window)
                 let wanted = Self.clip(tokens[kind], to: window)
+                if wanted == known {
+                    // The usual keystroke: the tokens here are what they were. Only the
+                    // fresh text may carry a tag it should not.
+                    remove[kind] += Self.subtract(fresh, wanted)
+                    continue
+                }
                 add[kind] += Self.subtract(wanted, known)
                 remove[kind] += Self.subtract(Self.union(known, fresh), wanted)
                 Self.replace(&highlighted[kind], in: window, with: wanted)
@@ -140,12 +146,12 @@ public final class MentionHighlighter: SettleController {
 
     /// Every token (per kind, merged) whose sigil could touch `window`: the sigils from
     /// `reach` before it up to its end, reading the text only around them.
-    private func scan(_ document: TextDocument, covering window: Range<Int>) -> [[Range<Int>]] {
-        let count = document.scalarCount
+    private func scan(_ model: ComposerModel, covering window: Range<Int>) -> [[Range<Int>]] {
+        let count = model.document.scalarCount
         let sigilStart = max(0, window.lowerBound - reach)
         let readStart = max(0, sigilStart - 1)
         let readEnd = min(count, window.upperBound + reach)
-        let text = Array(document.substring(scalars: readStart..<readEnd).unicodeScalars)
+        let text = model.scalars(in: readStart..<readEnd)
         lastScannedScalars += text.count
         let endsText = readEnd == count
         var tokens: [[Range<Int>]] = highlighted.map { _ in [] }
@@ -193,7 +199,9 @@ public final class MentionHighlighter: SettleController {
             if scalar == ":" {
                 return end > sigil + 1 && known.contains(name) ? end + 1 : nil
             }
-            if scalar.properties.isWhitespace { return nil }
+            if scalar.isASCII ? (scalar == " " || ("\t"..."\r").contains(scalar)) : scalar.properties.isWhitespace {
+                return nil
+            }
             name.unicodeScalars.append(Self.folded(scalar))
             end += 1
         }

@@ -37,7 +37,16 @@ public struct TextDocument: Sendable, Equatable {
     public func scalars(in scalars: Range<Int>) -> [Unicode.Scalar] {
         // Through a String: copying the slice out is much cheaper than iterating the rope's
         // scalar view index by index (callgrind: ~5× fewer instructions for 200 scalars).
-        Array(substring(scalars: scalars).unicodeScalars)
+        // The count is known, so the array is filled in one pass (no counting walk first).
+        let range = clampedScalarRange(scalars)
+        let string = substring(scalars: range)
+        return [Unicode.Scalar](unsafeUninitializedCapacity: range.count) { buffer, initialized in
+            initialized = 0
+            for scalar in string.unicodeScalars where initialized < buffer.count {
+                (buffer.baseAddress! + initialized).initialize(to: scalar)
+                initialized += 1
+            }
+        }
     }
 
     /// Replaces the scalars in `scalars` (clamped) with `replacement`.
