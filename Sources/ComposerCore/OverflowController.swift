@@ -27,7 +27,7 @@ public final class OverflowController: SettleController {
         let count = document.count(in: limit.unit)
         status = LimitStatus(count: count, provisionalCount: provisionalCount(model), limit: limit.limit)
 
-        let boundary = document.limitBoundary(limit.limit, in: limit.unit)
+        let boundary = limitBoundary(model)
         let overflow = boundary < document.scalarCount ? [boundary..<document.scalarCount] : []
         let (known, unknown) = trackTagged(through: model.log.edits(after: seenSequence))
         seenSequence = model.log.lastSequence
@@ -53,12 +53,37 @@ public final class OverflowController: SettleController {
     /// has just built, so every keystroke past the limit would lay its paragraph out twice.
     /// The settle still computes the whole difference (and finds this part done).
     public func tagInsertedOverflow(_ model: ComposerModel) {
+        guard model.document.count(in: limit.unit) > limit.limit else { return }
         let edits = model.log.edits(after: seenSequence)
         guard edits.contains(where: { !$0.inserted.isEmpty }) else { return }
-        let boundary = model.document.limitBoundary(limit.limit, in: limit.unit)
+        let boundary = limitBoundary(model)
         let (_, inserted) = trackTagged(through: edits)
         let past = inserted.filter { $0.lowerBound > boundary }
         if !past.isEmpty { perform(.overflowTag(add: past, remove: [])) }
+    }
+
+    /// The last limit boundary computed, the limit it was for, and the log sequence it is
+    /// valid at.
+    private var knownBoundary: (offset: Int, limit: LengthLimit, sequence: Int)?
+
+    /// Where the overflow starts. Finding it walks the rope; typing past the limit does not
+    /// move it, so it is found again only after an edit at or before it, or a new limit.
+    /// That holds when the text before it is exactly the limit long: then it is unchanged,
+    /// and any text after it is over. (When a grapheme straddles the limit, the boundary is
+    /// that grapheme's start, and an edit inside the grapheme can move it: not kept.)
+    private func limitBoundary(_ model: ComposerModel) -> Int {
+        let document = model.document
+        if let known = knownBoundary, known.limit == limit, known.offset < document.scalarCount,
+           model.log.entries.first.map({ $0.sequence <= known.sequence + 1 }) ?? true,
+           model.log.edits(after: known.sequence).allSatisfy({ $0.range.lowerBound > known.offset }) {
+            knownBoundary?.sequence = model.log.lastSequence
+            return known.offset
+        }
+        let offset = document.limitBoundary(limit.limit, in: limit.unit)
+        let exact = offset < document.scalarCount
+            && document.count(in: limit.unit, scalars: 0..<offset) == limit.limit
+        knownBoundary = exact ? (offset, limit, model.log.lastSequence) : nil
+        return offset
     }
 
     /// Where the tagged ranges are now, and the text inserted since (tag state unknown).

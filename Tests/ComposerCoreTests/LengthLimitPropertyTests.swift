@@ -107,12 +107,28 @@ struct LengthLimitPropertyTests {
             let composer = SimulatedComposer(text: initial, limit: LengthLimit(limit: limit, mode: .soft, unit: unit),
                                              inheritance: inheritance)
             composer.settle()
+            /// What GTK's "end-user-action" does after a commit or a paste: whatever it tags
+            /// at once is past the limit of the text as it is now.
+            func userActionEnded() {
+                let effects = composer.effects.count
+                composer.userActionEnded()
+                let past = overflow(of: composer.model.document, limit: limit, unit: unit)
+                for case let .overflowTag(add, remove) in composer.effects[effects...] {
+                    #expect(remove.isEmpty)
+                    #expect(add.allSatisfy { range in past.contains { $0.contains(range.lowerBound) && range.upperBound <= $0.upperBound } },
+                            "tagged at once: \(add), past the limit: \(past)")
+                }
+            }
             for step in operations {
                 let length = composer.model.document.scalarCount
                 switch step {
                 case .compose(let text): composer.compose(text)
-                case .commit(let text): composer.commit(text)
-                case .paste(let text): composer.insert(text, origin: .paste)
+                case .commit(let text):
+                    composer.commit(text)
+                    userActionEnded()
+                case .paste(let text):
+                    composer.insert(text, origin: .paste)
+                    userActionEnded()
                 case let .delete(position, count):
                     composer.delete(min(position, length)..<min(length, position + count), origin: .key)
                 case let .undo(position, text): composer.insert(text, at: min(position, length), origin: .undo)
