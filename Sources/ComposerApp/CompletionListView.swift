@@ -29,10 +29,17 @@ final class CompletionListView {
     /// setting a label's text or attributes re-lays it out even when they are equal).
     private struct Row {
         let row: UnsafeMutablePointer<GtkWidget>
-        let glyph: UnsafeMutablePointer<GtkWidget>
+        /// The avatar initial and the emoji glyph: two labels, one shown. A label that
+        /// changed its CSS class keeps its old font until GTK restyles it at the next
+        /// frame, so a row measured in between would be measured wrong; these never change.
+        let avatar: UnsafeMutablePointer<GtkWidget>
+        let emoji: UnsafeMutablePointer<GtkWidget>
         let title: UnsafeMutablePointer<GtkWidget>
         let detail: UnsafeMutablePointer<GtkWidget>
         var content: RowContent?
+
+        /// The glyph label shown for `content`.
+        var glyph: UnsafeMutablePointer<GtkWidget> { content?.isEmoji == true ? emoji : avatar }
     }
 
     /// What a row shows of an item.
@@ -53,7 +60,6 @@ final class CompletionListView {
             detailHighlights = item.detailHighlights
         }
 
-        var glyphClass: String { isEmoji ? "emoji-glyph" : "avatar" }
     }
 
     init() {
@@ -234,8 +240,9 @@ final class CompletionListView {
 
     /// Adds an empty row at the end. Its widgets live as long as the list box.
     private func appendRow() {
-        let glyph = gtk_label_new(nil)!
-        gtk_widget_set_valign(glyph, GTK_ALIGN_CENTER)
+        let avatar = Self.glyphLabel(cssClass: "avatar")
+        let emoji = Self.glyphLabel(cssClass: "emoji-glyph")
+        gtk_widget_set_visible(emoji, 0)
         let title = Self.label(cssClass: "completion-title")
         let detail = Self.label(cssClass: "completion-detail")
         gtk_widget_add_css_class(detail, "dim-label")
@@ -244,22 +251,25 @@ final class CompletionListView {
         gtk_box_append(cast(texts), detail)
 
         let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
-        gtk_box_append(cast(box), glyph)
+        gtk_box_append(cast(box), avatar)
+        gtk_box_append(cast(box), emoji)
         gtk_box_append(cast(box), texts)
         let row = gtk_list_box_row_new()!
         gtk_list_box_row_set_child(cast(row), box)
         gtk_widget_set_focusable(row, 0)
         gtk_list_box_append(opaque(listBox), row)
-        rows.append(Row(row: row, glyph: glyph, title: title, detail: detail, content: nil))
+        rows.append(Row(row: row, avatar: avatar, emoji: emoji, title: title, detail: detail, content: nil))
     }
 
     /// Sets what changed of `row`'s labels to `content`.
     private func update(_ row: inout Row, to content: RowContent) {
         let old = row.content
-        if old?.glyph != content.glyph { gtk_label_set_text(opaque(row.glyph), content.glyph) }
         if old?.isEmoji != content.isEmoji {
-            if let old { gtk_widget_remove_css_class(row.glyph, old.glyphClass) }
-            gtk_widget_add_css_class(row.glyph, content.glyphClass)
+            gtk_widget_set_visible(row.avatar, content.isEmoji ? 0 : 1)
+            gtk_widget_set_visible(row.emoji, content.isEmoji ? 1 : 0)
+        }
+        if old?.isEmoji != content.isEmoji || old?.glyph != content.glyph {
+            gtk_label_set_text(opaque(content.isEmoji ? row.emoji : row.avatar), content.glyph)
         }
         if old?.title != content.title || old?.titleHighlights != content.titleHighlights {
             Self.set(row.title, content.title, highlights: content.titleHighlights)
@@ -268,6 +278,14 @@ final class CompletionListView {
             Self.set(row.detail, content.detail, highlights: content.detailHighlights)
         }
         row.content = content
+    }
+
+    /// An empty glyph label of one CSS class for good.
+    private static func glyphLabel(cssClass: String) -> UnsafeMutablePointer<GtkWidget> {
+        let label = gtk_label_new(nil)!
+        gtk_widget_set_valign(label, GTK_ALIGN_CENTER)
+        gtk_widget_add_css_class(label, cssClass)
+        return label
     }
 
     /// An empty plain-text label that ellipsizes.

@@ -80,6 +80,9 @@ extension ComposerController {
     public var completionRowWidgets: [UnsafeMutablePointer<GtkWidget>] {
         ui.completionList.isShown ? ui.completionList.shownRows : []
     }
+    /// The height the layout reserves for each completion row (for tests: it must be the
+    /// rows' real height).
+    public var completionRowHeight: Int { ui.completionList.rowHeight }
     /// The bold runs of the shown completion titles, read back from the labels (for tests).
     public var completionTitleHighlightsShown: [[Range<Int>]] {
         ui.completionList.isShown ? ui.completionList.shownTitleHighlights : []

@@ -46,6 +46,34 @@ extension GtkWindowSuites {
         /// Issue #11: the rows are kept and updated in place while the list narrows and
         /// widens again (rebuilding them cost ~2.8M instructions per keystroke), and a
         /// reused row still shows and accepts the item now in it.
+        /// The layout reserves each row's real height, for avatar rows and for emoji rows
+        /// (whose glyph is larger), also when the list switches between the two and the
+        /// rows' styles are not recomputed yet when the list is shown.
+        @Test func theReservedRowHeightIsTheRowsRealHeight() async throws {
+            let emoji = [EmojiEntry(id: "1f431", char: "🐱", shortcodes: ["cat_face", "cat"]),
+                         EmojiEntry(id: "1f408", char: "🐈", shortcodes: ["cat2"])]
+            let (composer, _) = try await GtkFixture.composer(directory: Self.directory, emoji: emoji)
+            defer { GtkFixture.close(composer) }
+            for (typed, what) in [("@ta", "avatar"), (":ca", "emoji"), ("@ta", "avatar again"), (":ca", "emoji again")] {
+                try GtkFixture.xdotool.type(typed)
+                try await GtkFixture.settled(composer, "the \(what) list") { composer.model.text == typed }
+                // A row's border box: its content height (gtk_widget_get_height) plus padding.
+                func borderBoxHeight(_ row: UnsafeMutablePointer<GtkWidget>) -> Int {
+                    var bounds = graphene_rect_t()
+                    guard gtk_widget_compute_bounds(row, row, &bounds) != 0 else { return 0 }
+                    return Int(bounds.size.height.rounded())
+                }
+                var heights: [Int] = []
+                try await GtkFixture.wait("\(what) rows laid out at the reserved height") {
+                    heights = composer.completionRowWidgets.map(borderBoxHeight)
+                    return !heights.isEmpty && heights.allSatisfy { $0 == composer.completionRowHeight }
+                }
+                #expect(heights.allSatisfy { $0 > 0 }, "\(what): \(heights)")
+                try GtkFixture.xdotool.key(Array(repeating: "BackSpace", count: typed.count))
+                try await GtkFixture.settled(composer, "cleared") { composer.model.text.isEmpty }
+            }
+        }
+
         @Test func rowsAreReusedAsTheListChangesAndAClickOnAReusedRowAcceptsItsItem() async throws {
             let people = [
                 DirectoryEntry(id: "t1", name: "tanaka", display: "Tanaka Taro", reading: "", latin: "tanaka taro"),
