@@ -228,9 +228,13 @@ final class ComposerWindow {
         if previous?.status.counterIsShown != status.counterIsShown {
             gtk_widget_set_opacity(counterLabel, status.counterIsShown ? 1 : 0)
         }
-        setClass("error", on: counterLabel, status.counterIsOver)
-        setClass("dim-label", on: counterLabel, !status.counterIsOver)
-        setClass("provisional", on: counterLabel, status.isProvisional)
+        if previous?.status.counterIsOver != status.counterIsOver {
+            setClass("error", on: counterLabel, status.counterIsOver)
+            setClass("dim-label", on: counterLabel, !status.counterIsOver)
+        }
+        if previous?.status.isProvisional != status.isProvisional {
+            setClass("provisional", on: counterLabel, status.isProvisional)
+        }
         // A new tooltip makes GTK ask the X server where the pointer is (a round trip):
         // set it only when it changes, not on every keystroke.
         if previous?.status.counterTooltip != status.counterTooltip {

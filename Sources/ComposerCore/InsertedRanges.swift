@@ -23,7 +23,24 @@ struct InsertedRanges {
             return offset - removedLength
         }
 
+        // Mapping keeps the order, and the inserted text goes before the first piece at or
+        // after it: the pieces come out sorted, and one pass merges what now touches (this
+        // runs for every edit at every settle: no sort, one array).
+        var pending: Range<Int>? = tagging && insertedLength > 0
+            ? removedStart..<(removedStart + insertedLength) : nil
         var mapped: [Range<Int>] = []
+        mapped.reserveCapacity(ranges.count + 2)
+        func add(_ piece: Range<Int>) {
+            if let inserted = pending, piece.lowerBound >= inserted.lowerBound {
+                pending = nil
+                add(inserted)
+            }
+            if let last = mapped.last, piece.lowerBound <= last.upperBound {
+                mapped[mapped.count - 1] = last.lowerBound..<max(last.upperBound, piece.upperBound)
+            } else {
+                mapped.append(piece)
+            }
+        }
         for range in ranges {
             let start = mapThroughRemoval(range.lowerBound)
             let end = mapThroughRemoval(range.upperBound)
@@ -32,18 +49,16 @@ struct InsertedRanges {
             // after its end leaves it alone, and text strictly inside splits it
             // around the new text (which, when tagged, rejoins it as one range).
             if removedStart <= start {
-                mapped.append((start + insertedLength)..<(end + insertedLength))
+                add((start + insertedLength)..<(end + insertedLength))
             } else if removedStart < end {
-                mapped.append(start..<removedStart)
-                mapped.append((removedStart + insertedLength)..<(end + insertedLength))
+                add(start..<removedStart)
+                add((removedStart + insertedLength)..<(end + insertedLength))
             } else {
-                mapped.append(start..<end)
+                add(start..<end)
             }
         }
-        if tagging, insertedLength > 0 {
-            mapped.append(removedStart..<(removedStart + insertedLength))
-        }
-        ranges = Self.merged(mapped)
+        if let inserted = pending { add(inserted) }
+        ranges = mapped
     }
 
     /// Sorts and merges ranges that overlap or touch.

@@ -40,6 +40,11 @@ public final class MentionHighlighter: SettleController {
     /// scalar before the sigil, the sigil, the longest name, its closing colon or the
     /// scalar that ends it, and one to spare.
     public let reach: Int
+    /// The same, per kind (indexed like `HighlightKind.allCases`): a mention's handle is
+    /// much shorter than the longest emoji shortcode, so its re-scan is much smaller.
+    private let reaches: [Int]
+    /// The kind with the largest reach (its windows contain the others').
+    private let widestKind: Int
 
     private let perform: (SettleEffect) -> Void
     private let names: [Set<String>]
@@ -72,7 +77,10 @@ public final class MentionHighlighter: SettleController {
         }
         self.names = names
         self.longestName = longest
+        let reaches = longest.map { $0 + 4 }
+        self.reaches = reaches
         self.reach = (longest.max() ?? 0) + 4
+        self.widestKind = reaches.indices.max { reaches[$0] < reaches[$1] } ?? 0
         self.perform = perform
     }
 
@@ -98,43 +106,57 @@ public final class MentionHighlighter: SettleController {
         // Text inserted since the last settle: whether it inherited a tag is unknown.
         var unknown = InsertedRanges()
         for edit in edits { unknown.apply(edit, tagging: true) }
-        var windows: [Range<Int>]
+        // Per kind: where its tokens may have changed, `reaches[kind]` around each edit.
+        var windows: [[Range<Int>]]
         if scanned, historyKept {
             var dirty = DirtyIntervals()
             for edit in edits {
                 for kind in highlighted.indices { Self.map(&highlighted[kind], through: edit) }
                 dirty.apply(edit)
             }
-            windows = InsertedRanges.merged(dirty.intervals.map { interval in
-                max(0, interval.lowerBound - reach)..<min(count, interval.upperBound + 1 + reach)
-            })
+            windows = reaches.map { reach in
+                InsertedRanges.merged(dirty.intervals.map { interval in
+                    max(0, interval.lowerBound - reach)..<min(count, interval.upperBound + 1 + reach)
+                })
+            }
         } else {
             // The first settle: no tag was ever applied, so only inserted text might carry
             // one. Should the log ever have dropped edits this controller has not seen,
             // start afresh the same way, with any text possibly tagged.
             if scanned { unknown = InsertedRanges(ranges: count > 0 ? [0..<count] : []) }
             highlighted = highlighted.map { _ in [] }
-            windows = [0..<count]
+            windows = reaches.map { _ in [0..<count] }
             scanned = true
         }
 
         var add = highlighted.map { _ in [Range<Int>]() }
         var remove = add
-        for window in windows where !window.isEmpty {
-            let tokens = scan(model, covering: window)
-            let fresh = Self.clip(unknown.ranges, to: window)
+        // The widest kind's windows contain every other kind's: the text is read once for
+        // each of them, with room for the tokens that start before or end after it.
+        for outer in windows[widestKind] where !outer.isEmpty {
+            let readStart = max(0, outer.lowerBound - reach - 1)
+            let readEnd = min(count, outer.upperBound + reach)
+            let text = model.scalars(in: readStart..<readEnd)
+            lastScannedScalars += text.count
+            let endsText = readEnd == count
             for kind in highlighted.indices {
-                let known = Self.clip(highlighted[kind], to: window)
-                let wanted = Self.clip(tokens[kind], to: window)
-                if wanted == known {
-                    // The usual keystroke: the tokens here are what they were. Only the
-                    // fresh text may carry a tag it should not.
-                    remove[kind] += Self.subtract(fresh, wanted)
-                    continue
+                for window in windows[kind]
+                where !window.isEmpty && outer.lowerBound <= window.lowerBound && window.upperBound <= outer.upperBound {
+                    let tokens = scan(HighlightKind.allCases[kind], text, from: readStart, endsText: endsText,
+                                      covering: window)
+                    let fresh = Self.clip(unknown.ranges, to: window)
+                    let known = Self.clip(highlighted[kind], to: window)
+                    let wanted = Self.clip(tokens, to: window)
+                    if wanted == known {
+                        // The usual keystroke: the tokens here are what they were. Only the
+                        // fresh text may carry a tag it should not.
+                        remove[kind] += Self.subtract(fresh, wanted)
+                        continue
+                    }
+                    add[kind] += Self.subtract(wanted, known)
+                    remove[kind] += Self.subtract(Self.union(known, fresh), wanted)
+                    Self.replace(&highlighted[kind], in: window, with: wanted)
                 }
-                add[kind] += Self.subtract(wanted, known)
-                remove[kind] += Self.subtract(Self.union(known, fresh), wanted)
-                Self.replace(&highlighted[kind], in: window, with: wanted)
             }
         }
         for kind in HighlightKind.allCases where !add[kind.index].isEmpty || !remove[kind.index].isEmpty {
@@ -144,29 +166,25 @@ public final class MentionHighlighter: SettleController {
 
     // MARK: scanning
 
-    /// Every token (per kind, merged) whose sigil could touch `window`: the sigils from
-    /// `reach` before it up to its end, reading the text only around them.
-    private func scan(_ model: ComposerModel, covering window: Range<Int>) -> [[Range<Int>]] {
-        let count = model.document.scalarCount
-        let sigilStart = max(0, window.lowerBound - reach)
-        let readStart = max(0, sigilStart - 1)
-        let readEnd = min(count, window.upperBound + reach)
-        let text = model.scalars(in: readStart..<readEnd)
-        lastScannedScalars += text.count
-        let endsText = readEnd == count
-        var tokens: [[Range<Int>]] = highlighted.map { _ in [] }
-        for index in (sigilStart - readStart)..<(window.upperBound - readStart) {
-            guard let kind = Self.sigilKind(text[index]) else { continue }
+    /// Every token of `kind` (merged) whose sigil could touch `window`: the sigils from
+    /// `reaches[kind]` before it up to its end. `text` holds the document's scalars from
+    /// `textStart`, from one scalar before those sigils to the longest token after them.
+    private func scan(_ kind: HighlightKind, _ text: [Unicode.Scalar], from textStart: Int, endsText: Bool,
+                      covering window: Range<Int>) -> [Range<Int>] {
+        let sigilStart = max(0, window.lowerBound - reaches[kind.index])
+        var tokens: [Range<Int>] = []
+        for index in (sigilStart - textStart)..<(window.upperBound - textStart) {
+            guard Self.sigilKind(text[index]) == kind else { continue }
             if index == 0 {
-                guard readStart == 0 else { continue }  // never: one scalar before is read
+                guard textStart == 0 else { continue }  // never: one scalar before is read
             } else {
                 guard CompletionTrigger.mayPrecedePrefix(text[index - 1]) else { continue }
             }
             let end = kind == .emoji ? shortcodeEnd(text, sigil: index)
                                      : nameEnd(text, sigil: index, kind: kind, endsText: endsText)
-            if let end { tokens[kind.index].append((readStart + index)..<(readStart + end)) }
+            if let end { tokens.append((textStart + index)..<(textStart + end)) }
         }
-        return tokens.map(InsertedRanges.merged)
+        return InsertedRanges.merged(tokens)
     }
 
     /// The end of the longest known name after the sigil at `sigil` that ends at a
