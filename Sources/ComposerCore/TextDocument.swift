@@ -55,8 +55,10 @@ public struct TextDocument: Sendable, Equatable {
     /// U+030C after "C" becomes "Č"); the rope re-derives grapheme breaks around it.
     public mutating func replace(scalars: Range<Int>, with replacement: String) {
         let range = clampedScalarRange(scalars)
-        let indices = scalarIndex(range.lowerBound)..<scalarIndex(range.upperBound)
-        storage.unicodeScalars.replaceSubrange(indices, with: replacement.unicodeScalars)
+        // One walk down the rope for an insertion (every keystroke), two for a replacement.
+        let lower = scalarIndex(range.lowerBound)
+        let upper = range.isEmpty ? lower : scalarIndex(range.upperBound)
+        storage.unicodeScalars.replaceSubrange(lower..<upper, with: replacement.unicodeScalars)
     }
 
     /// Scalar-exact equality. `BigString` and `String` compare by canonical
