@@ -18,6 +18,9 @@ static inline const char *cgtk_type_name_of(gpointer instance) {
     return G_OBJECT_TYPE_NAME(instance);
 }
 
+/// The runtime GType of any GTypeInstance (G_TYPE_FROM_INSTANCE is a macro).
+static inline GType cgtk_type_of(gpointer instance) { return G_TYPE_FROM_INSTANCE(instance); }
+
 /// g_log at CRITICAL level (g_critical is a variadic macro): for testing the harness.
 static inline void cgtk_log_critical(const char *domain, const char *message) {
     g_log(domain, G_LOG_LEVEL_CRITICAL, "%s", message);

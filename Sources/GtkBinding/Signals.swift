@@ -7,8 +7,10 @@ import CGtk
 
 /// Connects `body` (retained in a `ClosureBox`) with `trampoline` as the C handler.
 private func connect<Body>(
-    _ instance: some GPointer, _ signal: String, after: Bool, _ body: Body, _ trampoline: GCallback
+    _ instance: some GPointer, _ signal: String, after: Bool, _ body: Body, _ trampoline: GCallback,
+    shape: SignalShape
 ) -> gulong {
+    shape.check(connecting: signal, to: instance)
     let box = ClosureBox(body)
     return g_signal_connect_data(
         instance.rawPointer, signal, trampoline, box.retainedPointer(),
@@ -25,7 +27,8 @@ public func onSignal(_ instance: some GPointer, _ signal: String, after: Bool = 
     let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
         ClosureBox<Body>.from(data).body()
     }
-    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 0, returnsBool: false))
 }
 
 /// `gboolean (*)(GObject *self, gpointer data)`: close-request.
@@ -36,7 +39,8 @@ public func onBoolSignal(_ instance: some GPointer, _ signal: String, after: Boo
     let trampoline: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
         ClosureBox<Body>.from(data).body() ? 1 : 0
     }
-    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 0, returnsBool: true))
 }
 
 /// `void (*)(GObject *self, const char *str, gpointer data)`: commit.
@@ -47,7 +51,8 @@ public func onStringSignal(_ instance: some GPointer, _ signal: String, after: B
     let trampoline: @convention(c) (gpointer?, UnsafePointer<CChar>?, gpointer?) -> Void = { _, str, data in
         ClosureBox<Body>.from(data).body(string(fromBorrowed: str))
     }
-    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 1, returnsBool: false))
 }
 
 /// `void (*)(GObject *self, GParamSpec *pspec, gpointer data)`: notify::PROPERTY.
@@ -59,7 +64,8 @@ public func onNotify(_ instance: some GPointer, property: String,
         ClosureBox<Body>.from(data).body()
     }
     return connect(instance, "notify::\(property)", after: false, body as Body,
-                   unsafeBitCast(trampoline, to: GCallback.self))
+                   unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 1, returnsBool: false))
 }
 
 /// `gboolean (*)(GtkEventControllerKey *self, guint keyval, guint keycode,
@@ -72,7 +78,8 @@ public func onKeySignal(_ instance: some GPointer, _ signal: String,
         _, keyval, keycode, state, data in
         ClosureBox<Body>.from(data).body(keyval, keycode, state.rawValue) ? 1 : 0
     }
-    return connect(instance, signal, after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+    return connect(instance, signal, after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 3, returnsBool: true))
 }
 
 /// `void (*)(GtkTextBuffer *self, GtkTextIter *location, char *text, int len, gpointer data)`:
@@ -87,7 +94,8 @@ public func onTextInserted(_ buffer: some GPointer, after: Bool,
         let bytes = UnsafeRawBufferPointer(start: text, count: Int(length))
         ClosureBox<Body>.from(data).body(iter, String(decoding: bytes, as: UTF8.self))
     }
-    return connect(buffer, "insert-text", after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+    return connect(buffer, "insert-text", after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 3, returnsBool: false))
 }
 
 /// `void (*)(GtkTextBuffer *self, GtkTextIter *start, GtkTextIter *end, gpointer data)`:
@@ -101,7 +109,8 @@ public func onRangeDeleted(_ buffer: some GPointer, after: Bool,
         guard let start, let end else { return }
         ClosureBox<Body>.from(data).body(start, end)
     }
-    return connect(buffer, "delete-range", after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+    return connect(buffer, "delete-range", after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 2, returnsBool: false))
 }
 
 /// `void (*)(GtkTextBuffer *self, const GtkTextIter *location, GtkTextMark *mark, gpointer data)`:
@@ -115,7 +124,8 @@ public func onMarkSet(_ buffer: some GPointer,
         guard let mark else { return }
         ClosureBox<Body>.from(data).body(mark)
     }
-    return connect(buffer, "mark-set", after: true, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+    return connect(buffer, "mark-set", after: true, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 2, returnsBool: false))
 }
 
 /// `void (*)(GObject *self, gpointer arg, gpointer data)`: paste-done (GdkClipboard *).
@@ -126,7 +136,8 @@ public func onPointerSignal(_ instance: some GPointer, _ signal: String, after: 
     let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
         ClosureBox<Body>.from(data).body(argument)
     }
-    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 1, returnsBool: false))
 }
 
 /// `void (*)(GObject *self, gpointer a, gpointer b, gpointer data)`: g-properties-changed
@@ -138,7 +149,8 @@ public func onTwoPointerSignal(_ instance: some GPointer, _ signal: String,
     let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> Void = { _, first, second, data in
         ClosureBox<Body>.from(data).body(first, second)
     }
-    return connect(instance, signal, after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+    return connect(instance, signal, after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 2, returnsBool: false))
 }
 
 /// `void (*)(GtkGestureClick *self, gint n_press, gdouble x, gdouble y, gpointer data)`:
@@ -150,7 +162,8 @@ public func onClickGesture(_ instance: some GPointer, _ signal: String,
     let trampoline: @convention(c) (gpointer?, gint, gdouble, gdouble, gpointer?) -> Void = { _, presses, x, y, data in
         ClosureBox<Body>.from(data).body(Int(presses), x, y)
     }
-    return connect(instance, signal, after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+    return connect(instance, signal, after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 3, returnsBool: false))
 }
 
 /// `void (*)(GtkGestureLongPress *self, gdouble x, gdouble y, gpointer data)`: pressed.
@@ -160,5 +173,6 @@ public func onLongPress(_ instance: some GPointer, _ body: @escaping (_ x: Doubl
     let trampoline: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = { _, x, y, data in
         ClosureBox<Body>.from(data).body(x, y)
     }
-    return connect(instance, "pressed", after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self))
+    return connect(instance, "pressed", after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 2, returnsBool: false))
 }

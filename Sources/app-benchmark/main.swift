@@ -17,9 +17,11 @@ struct Options {
     var raw: String?
     var composer = ".build/release/ime-composer"
     var tools = ".build/bench"
-    var rounds = 5
+    /// Rounds and launches vary more between processes than keys within one: the ratios'
+    /// run-to-run spread on two cores was ±5 % with 5 rounds and 7 launches.
+    var rounds = 9
     var keysPerRound = 60
-    var startups = 7
+    var startups = 11
     var idleSeconds = 10
     var draftBytes = 1 << 20
     var renderer = "gl"
