@@ -93,6 +93,8 @@ extension ComposerController {
 
     /// The committed text's overflow as the buffer's tag shows it (for tests).
     public var overflowTaggedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.overflowTag) }
+    /// Whether the text tags are coloured for a dark theme (nil before the first time).
+    public var tagsStyledForDarkTheme: Bool? { ui.tagsStyledDark }
     public var limitHintShown: String? {
         gtk_widget_get_visible(ui.limitHint) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.limitHint))) : nil
     }

@@ -459,6 +459,16 @@ public final class ComposerController {
             return true
         }
         onSignal(ui.textView, "realize", after: true) { [weak self] in self?.ui.styleTags() }
+        // A dark-style switch or a new theme at run time recolours the tags. The settings
+        // outlive the window: the handlers go with it.
+        if let settings = gtk_settings_get_default() {
+            let handlers = ["gtk-application-prefer-dark-theme", "gtk-theme-name"].map { property in
+                onNotify(settings, property: property) { [weak self] in self?.ui.styleTagsAfterNextFrame() }
+            }
+            onSignal(ui.window, "destroy") {
+                for handler in handlers { g_signal_handler_disconnect(settings.rawPointer, handler) }
+            }
+        }
     }
 
     /// "ready" once the window is shown and the input has keyboard focus. It is posted to

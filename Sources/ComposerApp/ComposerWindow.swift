@@ -191,7 +191,20 @@ final class ComposerWindow {
     }
 
     /// Whether the tags were last coloured for a dark theme; nil before the first time.
-    private var tagsStyledDark: Bool?
+    private(set) var tagsStyledDark: Bool?
+
+    /// The theme changed (a dark-style switch, another theme): the text view's colours are
+    /// the new ones only once GTK has restyled it, in the next frame's layout phase, so the
+    /// tags are coloured again after that frame is painted.
+    func styleTagsAfterNextFrame() {
+        guard let clock = gtk_widget_get_frame_clock(window) else { return }
+        var handler: gulong = 0
+        handler = onSignal(clock, "after-paint") { [weak self] in
+            g_signal_handler_disconnect(clock.rawPointer, handler)
+            self?.styleTags()
+        }
+        gtk_widget_queue_draw(window)
+    }
 
     /// Colours the overflow and highlight tags for the current theme: colours that read on
     /// the text view's background, chosen from how light its text colour is. Only when the

@@ -72,6 +72,29 @@ extension GtkWindowSuites {
             #expect(composer.overflowTaggedRanges == [5..<12])
         }
 
+        /// Switching to the dark style at run time recolours the overflow and highlight tags
+        /// (and back): colours that read on the new background.
+        @Test func aDarkStyleSwitchRecoloursTheTags() async throws {
+            let (composer, _) = try await GtkFixture.composer(try Self.options("hello world", limit: 5))
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.settled(composer, "the start")
+            #expect(composer.tagsStyledForDarkTheme == false)
+            let settings = try #require(gtk_settings_get_default())
+            func preferDark(_ on: Bool) {
+                var value = GValue()
+                g_value_init(&value, GType(5 << G_TYPE_FUNDAMENTAL_SHIFT))  // G_TYPE_BOOLEAN
+                g_value_set_boolean(&value, on ? 1 : 0)
+                g_object_set_property(cast(settings), "gtk-application-prefer-dark-theme", &value)
+                g_value_unset(&value)
+            }
+            preferDark(true)
+            defer { preferDark(false) }
+            try await GtkFixture.wait("the tags coloured for the dark style") { composer.tagsStyledForDarkTheme == true }
+            #expect(composer.overflowTaggedRanges == [5..<11], "the same text still carries the tag")
+            preferDark(false)
+            try await GtkFixture.wait("the tags coloured for the light style again") { composer.tagsStyledForDarkTheme == false }
+        }
+
         @Test func theCounterAppearsOnlyNearTheLimit() async throws {
             let (composer, _) = try await GtkFixture.composer(try Self.options("", limit: 30))
             defer { GtkFixture.close(composer) }
