@@ -20,6 +20,8 @@ public final class ComposerController {
     public private(set) var limit: LengthLimit
     var limitController: LengthLimitController!
     var overflowController: OverflowController!
+    /// Send, trim and quit as GActions with their shortcuts.
+    private(set) var actions: ComposerActions!
     /// The @people, #channels and :emoji: completion (seed 000).
     public private(set) var completion: CompletionController!
     var panelLayout: PanelLayout!
@@ -85,8 +87,10 @@ public final class ComposerController {
         observeInputMethod()
         routeKeys()
         observeWindow()
-        onSignal(ui.sendButton, "clicked") { [weak self] in self?.send() }
-        onSignal(ui.trimButton, "clicked") { [weak self] in self?.trimToLimit() }
+        actions = ComposerActions(window: ui.window, sendButton: ui.sendButton, trimButton: ui.trimButton,
+                                  send: { [weak self] in self?.send() },
+                                  trim: { [weak self] in self?.trimToLimit() },
+                                  quit: { [weak self] in self?.exit(reason: .ctrlQ) })
         ui.completionList.onActivate = { [weak self] index in self?.acceptCompletion(index) }
         setUpLayout()
         // The first "text" event: the starting state, before focus and "ready".
@@ -354,8 +358,9 @@ public final class ComposerController {
 
     private func refreshControls() {
         guard !destroyed else { return }
-        gtk_widget_set_sensitive(ui.sendButton, model.canSend(limit: limit) ? 1 : 0)
-        ui.show(overflowController.status, canTrim: !model.isComposing)
+        actions.update(canSend: model.canSend(limit: limit),
+                       canTrim: overflowController.status.isOver && !model.isComposing)
+        ui.show(overflowController.status)
         // The caret toolbar is insensitive while a composition is active.
         for (_, button) in ui.caretButtons { gtk_widget_set_sensitive(button, model.isComposing ? 0 : 1) }
     }
@@ -451,12 +456,12 @@ public final class ComposerController {
                 pressCaretButton(direction, extend: key.shift)
                 return true
             }
-            switch key.name.lowercased() {
-            case "q": exit(reason: .ctrlQ)
-            case "t" where key.shift: trimToLimit()
-            default: return false
+            // Ctrl+Q and Ctrl+Shift+T are GTK shortcuts (`ComposerActions`); a key that types
+            // no Latin letter in the active layout runs the one of its letter in another.
+            if !key.alt, let letter = key.latinLetterInAnotherLayout {
+                return actions.activateShortcut(letter: letter, shift: key.shift)
             }
-            return true
+            return false
         }
         onSignal(ui.textView, "realize", after: true) { [weak self] in self?.ui.styleTags() }
         // A dark-style switch or a new theme at run time recolours the tags. The settings

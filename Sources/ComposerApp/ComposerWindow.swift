@@ -225,36 +225,36 @@ final class ComposerWindow {
         for (kind, tag) in highlightTags { cgtk_style_highlight_tag(tag, colors[kind]!) }
     }
 
-    /// What `show(_:canTrim:)` last showed: an unchanged state touches no widget (a
+    /// What `show(_:)` last showed: an unchanged state touches no widget (a
     /// tooltip alone costs more than the rest of a keystroke's bookkeeping).
-    private var shownLimit: (status: LimitStatus, canTrim: Bool)?
+    private var shownLimit: LimitStatus?
 
     /// Shows the limit's state: what is left, an error style when over, a provisional
     /// style while a composition is counted in; the trim action only when over.
-    func show(_ status: LimitStatus, canTrim: Bool) {
+    func show(_ status: LimitStatus) {
         let previous = shownLimit
-        if let previous, previous.status == status, previous.canTrim == canTrim { return }
-        shownLimit = (status, canTrim)
+        if let previous, previous == status { return }
+        shownLimit = status
         gtk_inscription_set_text(opaque(counterLabel), status.counterText)
         // Transparent rather than hidden: its room stays, so nothing moves when it appears
         // (and a GTK widget at opacity 0 is not drawn at all).
-        if previous?.status.counterIsShown != status.counterIsShown {
+        if previous?.counterIsShown != status.counterIsShown {
             gtk_widget_set_opacity(counterLabel, status.counterIsShown ? 1 : 0)
         }
-        if previous?.status.counterIsOver != status.counterIsOver {
+        if previous?.counterIsOver != status.counterIsOver {
             setClass("error", on: counterLabel, status.counterIsOver)
             setClass("dim-label", on: counterLabel, !status.counterIsOver)
         }
-        if previous?.status.isProvisional != status.isProvisional {
+        if previous?.isProvisional != status.isProvisional {
             setClass("provisional", on: counterLabel, status.isProvisional)
         }
         // A new tooltip makes GTK ask the X server where the pointer is (a round trip):
         // set it only when it changes, not on every keystroke.
-        if previous?.status.counterTooltip != status.counterTooltip {
+        if previous?.counterTooltip != status.counterTooltip {
             gtk_widget_set_tooltip_text(counterLabel, status.counterTooltip)
         }
+        // Its sensitivity is the trim action's (`ComposerActions`).
         gtk_widget_set_visible(trimButton, status.isOver ? 1 : 0)
-        gtk_widget_set_sensitive(trimButton, canTrim ? 1 : 0)
         if !status.isOver { gtk_widget_set_visible(limitHint, 0) }
     }
 
