@@ -3,12 +3,11 @@ import ComposerCore
 import GtkBinding
 
 /// The ← ↑ ↓ → buttons above the input bar (seeds 001, 003). The core decides what a
-/// press means (`CaretNavigator`: ← → collapse a selection or move one grapheme; ↑ ↓ move
-/// one display line keeping the horizontal position); GTK does the geometry, with the same
-/// "move-cursor" signal the arrow keys emit. Shift-click or a long press extends the
+/// press means (`CaretMotion`: ← → collapse a selection or move one grapheme; ↑ ↓ move
+/// one display line); GTK does the geometry, with the same "move-cursor" signal the arrow
+/// keys emit, which also keeps the horizontal position across lines. Shift-click or a long press extends the
 /// selection instead. The buttons never take focus.
 final class CaretToolbar {
-    private var navigator = CaretNavigator()
     private var extendNextPress = false
 
     init(ui: ComposerWindow, model: ComposerModel, moved: @escaping () -> Void) {
@@ -49,8 +48,8 @@ final class CaretToolbar {
     /// What a click on `direction` does (also the test hook).
     func press(_ direction: CaretDirection, extend: Bool) {
         let selection = buffer.selection
-        let move = navigator.plan(selection: TextSelection(anchor: selection.anchor, caret: selection.caret),
-                                  document: model.document, direction: direction, extend: extend)
+        let move = CaretMotion.plan(selection: TextSelection(anchor: selection.anchor, caret: selection.caret),
+                                    document: model.document, direction: direction, extend: extend)
         switch move {
         case .set(let target):
             buffer.select(anchor: target.anchor, caret: target.caret)
@@ -58,7 +57,6 @@ final class CaretToolbar {
             // GtkTextView's own move keeps the horizontal position across lines, as the
             // arrow keys do.
             cgtk_text_view_move_cursor(cast(textView), GTK_MOVEMENT_DISPLAY_LINES, up ? -1 : 1, extend ? 1 : 0)
-            navigator.verticalMoveLanded(caret: buffer.selection.caret)
         }
         gtk_text_view_scroll_mark_onscreen(cast(textView), gtk_text_buffer_get_insert(buffer.pointer))
         moved()

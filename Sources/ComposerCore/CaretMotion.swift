@@ -10,9 +10,8 @@ public enum CaretDirection: String, Sendable, CaseIterable {
 public enum CaretMove: Equatable, Sendable {
     /// Put the selection here (scalar offsets, on grapheme boundaries).
     case set(TextSelection)
-    /// Move the caret one display line up or down, keeping the remembered horizontal
-    /// position (`CaretNavigator`); the app does the geometry (GtkTextView line
-    /// rectangles). With `extend` the anchor stays and the selection grows; without it the
+    /// Move the caret one display line up or down; the app does the geometry (GtkTextView's
+    /// display-line move, which keeps the horizontal position as the arrow keys do). With `extend` the anchor stays and the selection grows; without it the
     /// selection collapses to the moved caret.
     case displayLine(up: Bool, extend: Bool)
 }
@@ -58,52 +57,5 @@ public enum CaretMotion {
             return document.scalarOffset(ofGrapheme: grapheme)  // the start of this grapheme
         }
         return document.scalarOffset(ofGrapheme: max(0, grapheme - 1))
-    }
-}
-
-/// The caret toolbar's memory of the horizontal position (what arrow keys do): vertical
-/// moves keep the x where the first of them started, so ↑ ↑ ↓ through a short line comes
-/// back to the same column; a horizontal move, or any caret move that is not one of ours
-/// (typing, a click), forgets it.
-///
-/// Use: `plan` for every button; for `.displayLine`, take `goalX(currentCaretX:)` as the
-/// target x, move the caret there with GtkTextView, then `verticalMoveLanded(caret:)`.
-public struct CaretNavigator: Equatable, Sendable {
-    /// The x (pixels, in the text view's buffer coordinates) vertical moves aim for.
-    public private(set) var rememberedX: Int?
-    /// Where the last vertical move put the caret; a caret anywhere else means something
-    /// else moved it, and the remembered x is stale.
-    public private(set) var caretAfterVerticalMove: Int?
-
-    public init() {}
-
-    public mutating func plan(selection: TextSelection, document: TextDocument,
-                              direction: CaretDirection, extend: Bool) -> CaretMove {
-        let move = CaretMotion.plan(selection: selection, document: document, direction: direction, extend: extend)
-        switch move {
-        case .set:
-            forget()
-        case .displayLine:
-            if selection.caret != caretAfterVerticalMove { forget() }
-        }
-        return move
-    }
-
-    /// The x to aim for: the remembered one, else the caret's x now (then remembered).
-    public mutating func goalX(currentCaretX: Int) -> Int {
-        if let rememberedX { return rememberedX }
-        rememberedX = currentCaretX
-        return currentCaretX
-    }
-
-    /// The app moved the caret for a `.displayLine` move; the remembered x stays.
-    public mutating func verticalMoveLanded(caret: Int) {
-        caretAfterVerticalMove = caret
-    }
-
-    /// Forget the remembered x (also done by horizontal moves and foreign caret moves).
-    public mutating func forget() {
-        rememberedX = nil
-        caretAfterVerticalMove = nil
     }
 }

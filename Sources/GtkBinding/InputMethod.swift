@@ -87,17 +87,6 @@ public final class InputMethodContext {
         }
     }
 
-    /// The current preedit: string, cursor and styled runs.
-    public var preedit: PreeditString { Self.preedit(of: pointer) }
-
-    /// An id of the active input method module ("ibus", "fcitx", "gtk-im-context-simple"…)
-    /// when the multicontext has chosen one.
-    public var moduleID: String? {
-        guard isInstance(pointer, of: gtk_im_multicontext_get_type()) else { return nil }
-        let id = gtk_im_multicontext_get_context_id(cast(pointer))
-        return id.map { String(cString: $0) }
-    }
-
     private static func preedit(of context: UnsafeMutablePointer<GtkIMContext>) -> PreeditString {
         var text: UnsafeMutablePointer<CChar>?
         var attributes: OpaquePointer?

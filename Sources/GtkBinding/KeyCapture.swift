@@ -6,8 +6,9 @@ public struct KeyPress {
     /// The hardware key: the same physical key in every layout.
     public let keycode: UInt32
     public let state: UInt32
-    /// The GdkEvent being handled, for `gtk_text_view_im_context_filter_keypress`.
-    public let event: OpaquePointer?
+    /// The GdkEvent being handled, for `gtk_text_view_im_context_filter_keypress`. Borrowed:
+    /// valid only while the handler runs, so it never leaves this module.
+    let event: OpaquePointer?
 
     public var name: String { string(fromBorrowed: gdk_keyval_name(keyval)) }
     public var shift: Bool { state & cgtk_shift_mask() != 0 }
