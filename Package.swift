@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // The composer: a GTK4 message input bar that is correct with real input methods.
 // Layers (see README): CGtk (C interop) → GtkBinding (Swift wrappers) → ComposerApp
 // (widgets and wiring) over ComposerCore (pure decisions, no GTK).
@@ -29,9 +29,12 @@ let package = Package(
             pkgConfig: "gtksourceview-5",
             providers: [.apt(["libgtksourceview-5-dev"])]
         ),
+        // GTK is single-threaded: everything here runs on the main actor unless marked
+        // otherwise, and the C trampolines assert it (MainActor.assumeIsolated).
         .target(
             name: "GtkBinding",
-            dependencies: ["CGtk"]
+            dependencies: ["CGtk"],
+            swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
         .target(
             name: "ComposerCore",
@@ -39,7 +42,8 @@ let package = Package(
         ),
         .target(
             name: "ComposerApp",
-            dependencies: ["GtkBinding", "ComposerCore"]
+            dependencies: ["GtkBinding", "ComposerCore"],
+            swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
         .executableTarget(
             name: "ime-composer",

@@ -154,7 +154,7 @@ final class CompletionListView {
     }
 
     /// An owned copy of a Pango font description, compared with `pango_font_description_equal`.
-    private final class FontDescription: Equatable {
+    private nonisolated final class FontDescription: Equatable {
         let pointer: OpaquePointer
         init(copying description: OpaquePointer) { pointer = pango_font_description_copy(description) }
         deinit { pango_font_description_free(pointer) }

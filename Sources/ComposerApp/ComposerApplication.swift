@@ -83,11 +83,11 @@ public enum ComposerApplication {
     }
 
     /// Most problems printed at startup; the rest are counted, not listed.
-    static let problemsShown = 20
+    nonisolated static let problemsShown = 20
 
     /// Loads the emoji for `:` completion from `path`/emoji.jsonl. The file is optional (a
     /// data directory of people only is fine); bad lines are reported like the others.
-    static func loadEmoji(_ path: String) -> [EmojiEntry] {
+    nonisolated static func loadEmoji(_ path: String) -> [EmojiEntry] {
         guard !path.isEmpty else { return [] }
         let url = URL(fileURLWithPath: path)
         guard FileManager.default.fileExists(atPath: url.appendingPathComponent(EmojiLoader.fileName).path) else { return [] }
@@ -100,7 +100,7 @@ public enum ComposerApplication {
     /// Loads people and channels from `path` ("" = none). Problems go to stderr, one
     /// `ime-composer: <file>:<line>: <message>` line each; the app starts regardless, with
     /// whatever could be read (nothing, if the directory is missing).
-    static func loadDirectory(_ path: String) -> Directory {
+    nonisolated static func loadDirectory(_ path: String) -> Directory {
         guard !path.isEmpty else { return .empty }
         let url = URL(fileURLWithPath: path)
         let result = DirectoryLoader.load(from: url)

@@ -9,7 +9,7 @@ import GtkBinding
 /// directory of 100,000 people takes the better part of a second) that the app does it on
 /// a background thread while the window draws its first frame, then hands the result to
 /// the main loop in one piece (`ComposerApplication`, `ComposerController.useData`).
-public struct ComposerData: @unchecked Sendable {
+public nonisolated struct ComposerData: @unchecked Sendable {
     // @unchecked: `CompletionSource` is a class. Its indexes are built on the loading thread
     // and then handed over once; from then on only the main thread touches them.
     public let directory: Directory
@@ -49,13 +49,13 @@ public struct ComposerData: @unchecked Sendable {
     }
 
     /// `load(from:)` on a background thread; `deliver` runs on the main loop.
-    public static func loadInBackground(from path: String, then deliver: @escaping (ComposerData) -> Void) {
+    @MainActor public static func loadInBackground(from path: String, then deliver: @escaping @MainActor (ComposerData) -> Void) {
         MainLoop.offMainThread({ load(from: path) }, then: deliver)
     }
 
     /// The emoji index from `emojiDirectory`, built on a background thread; nil when this
     /// data has no emoji to load. Problems in the file were reported when it was first read.
-    func loadEmojiSource(then deliver: @escaping (CompletionSourceHandOff) -> Void) -> Bool {
+    @MainActor func loadEmojiSource(then deliver: @escaping @MainActor (CompletionSourceHandOff) -> Void) -> Bool {
         guard let emojiDirectory, !emojiDirectory.isEmpty else { return false }
         MainLoop.offMainThread({
             CompletionSourceHandOff(source: .emoji(EmojiLoader.load(from: URL(fileURLWithPath: emojiDirectory)).emoji))
@@ -65,6 +65,6 @@ public struct ComposerData: @unchecked Sendable {
 }
 
 /// A completion source built on another thread, handed to the main thread once.
-struct CompletionSourceHandOff: @unchecked Sendable {
+nonisolated struct CompletionSourceHandOff: @unchecked Sendable {
     let source: CompletionSource
 }

@@ -1,7 +1,7 @@
 import ComposerCore
 
 /// What the command line decided; validated before any window exists.
-public struct ComposerOptions: Sendable {
+public nonisolated struct ComposerOptions: Sendable {
     public var initialText: String
     /// Caret in Unicode scalars; nil = end of text.
     public var caret: Int?

@@ -3,6 +3,7 @@ import GtkBinding
 
 /// Plays a `TypingPeer` schedule on the GLib loop: one timeout for the next instant, the
 /// indicator while the peer types, its replies in the message list.
+@MainActor
 final class TypingPeerDriver {
     private let peer: TypingPeer
     private let sources: SourceGroup
@@ -26,7 +27,7 @@ final class TypingPeerDriver {
         scheduleNext(after: .zero)
     }
 
-    deinit { sources.remove(source) }
+    isolated deinit { sources.remove(source) }
 
     /// Plays the next instant now instead of at its time, and shifts the rest of the
     /// schedule by the time skipped: the same sequence, without waiting for the clock

@@ -24,6 +24,7 @@ public func observeEmissions(
 ) {
     let signalID = g_signal_lookup(signal, type)
     precondition(signalID != 0, "no signal \(signal) on \(string(fromBorrowed: g_type_name(type)))")
+    noteMainThread()
     let target = instance.rawPointer
     typealias Body = (EmissionParameters) -> Void
     let filtered: Body = { params in
@@ -33,7 +34,7 @@ public func observeEmissions(
     let box = ClosureBox(filtered)
     let hook: GSignalEmissionHook = { _, count, values, data in
         guard let values else { return 1 }
-        ClosureBox<Body>.from(data).body(EmissionParameters(values: values, count: Int(count)))
+        onMainActor { ClosureBox<Body>.from(data).body(EmissionParameters(values: values, count: Int(count))) }
         return 1  // keep the hook installed
     }
     let hookID = g_signal_add_emission_hook(signalID, 0, hook, box.retainedPointer(),

@@ -6,6 +6,7 @@ import CGtk
 ///
 /// Why phases and not a tick callback: a phase handler runs only in frames that happen
 /// anyway; a tick callback asks for a frame every refresh and keeps the process awake.
+@MainActor
 public final class FrameClockPhases {
     private var connected: (clock: OpaquePointer, ids: [gulong])?
     private let phases: [(signal: String, body: () -> Void)]
@@ -19,7 +20,7 @@ public final class FrameClockPhases {
         if gtk_widget_get_realized(widget) != 0 { connect(widget) }
     }
 
-    deinit { disconnect() }
+    isolated deinit { disconnect() }
 
     private func connect(_ widget: UnsafeMutablePointer<GtkWidget>) {
         guard connected == nil, let clock = gtk_widget_get_frame_clock(widget) else { return }

@@ -12,9 +12,9 @@ private func dispatchMainQueueHandle() -> Int32
 private func dispatchMainQueueCallback(_ message: UnsafeMutableRawPointer?)
 
 /// A main-thread closure carried through another thread, never called there.
-private final class MainThreadHandOff<Value>: @unchecked Sendable {
-    let body: (Value) -> Void
-    init(_ body: @escaping (Value) -> Void) { self.body = body }
+private nonisolated final class MainThreadHandOff<Value>: @unchecked Sendable {
+    let body: @MainActor (Value) -> Void
+    init(_ body: @escaping @MainActor (Value) -> Void) { self.body = body }
 }
 
 /// The GLib main loop as the app's only loop, and the sources it runs.
@@ -27,18 +27,20 @@ public enum MainLoop {
     /// Runs `body` when the loop is idle at `priority`; repeats while it returns true.
     @discardableResult
     public static func idle(priority: Int32 = G_PRIORITY_DEFAULT_IDLE, _ body: @escaping () -> Bool) -> UInt32 {
+        noteMainThread()
         let box = ClosureBox(body)
         return g_idle_add_full(priority, { data in
-            ClosureBox<() -> Bool>.from(data).body() ? 1 : 0
+            onMainActor { ClosureBox<() -> Bool>.from(data).body() } ? 1 : 0
         }, box.retainedPointer(), ClosureBox<() -> Bool>.releaseOnDestroy)
     }
 
     /// Runs `body` after `milliseconds`; repeats while it returns true.
     @discardableResult
     public static func timeout(milliseconds: UInt32, _ body: @escaping () -> Bool) -> UInt32 {
+        noteMainThread()
         let box = ClosureBox(body)
         return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
-            ClosureBox<() -> Bool>.from(data).body() ? 1 : 0
+            onMainActor { ClosureBox<() -> Bool>.from(data).body() } ? 1 : 0
         }, box.retainedPointer(), ClosureBox<() -> Bool>.releaseOnDestroy)
     }
 
@@ -46,9 +48,10 @@ public enum MainLoop {
     /// signal-safe, unlike a C signal handler.
     @discardableResult
     public static func onUnixSignal(_ signal: Int32, _ body: @escaping () -> Void) -> UInt32 {
+        noteMainThread()
         let box = ClosureBox(body)
         return g_unix_signal_add_full(G_PRIORITY_HIGH, signal, { data in
-            ClosureBox<() -> Void>.from(data).body()
+            onMainActor { ClosureBox<() -> Void>.from(data).body() }
             return 1
         }, box.retainedPointer(), ClosureBox<() -> Void>.releaseOnDestroy)
     }
@@ -63,7 +66,7 @@ public enum MainLoop {
     /// thread merely carries it.
     public static func offMainThread<Value: Sendable>(priority: Int32 = G_PRIORITY_DEFAULT_IDLE,
                                                       _ work: @escaping @Sendable () -> Value,
-                                                      then deliver: @escaping (Value) -> Void) {
+                                                      then deliver: @escaping @MainActor (Value) -> Void) {
         let handOff = MainThreadHandOff(deliver)
         // A thread of its own that ends with the work: a libdispatch worker would stay
         // behind and wake the process every second while it is idle. Niced, so that on a
@@ -72,11 +75,21 @@ public enum MainLoop {
         Thread.detachNewThread {
             cgtk_lower_thread_priority(10)
             let value = work()
-            idle(priority: priority) {
-                handOff.body(value)
-                return false
-            }
+            deliverOnMainLoop(priority: priority) { handOff.body(value) }
         }
+    }
+
+    /// Runs `body` once on the main loop (an idle at `priority`), from any thread:
+    /// `g_idle_add` is GLib's thread-safe way in, and the loop runs on the main thread.
+    private nonisolated static func deliverOnMainLoop(priority: Int32, _ body: @escaping @MainActor () -> Void) {
+        let box = MainThreadHandOff<Void> { _ in body() }
+        g_idle_add_full(priority, { data in
+            let box = Unmanaged<MainThreadHandOff<Void>>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.body(()) }
+            return 0
+        }, Unmanaged.passRetained(box).toOpaque(), { data in
+            if let data { Unmanaged<AnyObject>.fromOpaque(data).release() }
+        })
     }
 
     /// GLib's monotonic clock, as a Duration since an arbitrary start.

@@ -4,6 +4,7 @@ import CGtk
 ///
 /// Widgets are owned by their parent; this is for objects we keep beyond that ownership
 /// (the IM context we observe, list models) so that a Swift field never dangles.
+@MainActor
 public final class ObjectRef {
     public let pointer: UnsafeMutableRawPointer
 
@@ -19,7 +20,7 @@ public final class ObjectRef {
         self.pointer = pointer.rawPointer
     }
 
-    deinit { g_object_unref(pointer) }
+    isolated deinit { g_object_unref(pointer) }
 }
 
 /// Calls `body` once, when `object` is finalized. Used to tie non-signal resources

@@ -3,7 +3,10 @@ import CGtk
 // One trampoline per C signal shape. GTK passes handlers exactly the arguments of the
 // signal's C signature followed by the user data; a trampoline with the wrong arity reads
 // garbage as its user data and crashes in swift_retain. So each shape below names the
-// signals it is for, and nothing else uses it.
+// signals it is for, nothing else uses it, and `connect` checks it (`SignalShape`).
+// Everything in this module is main-actor isolated (the target's default isolation) and
+// each trampoline asserts it: GTK emits on the thread that owns the main context, and a
+// handler reached from any other thread stops there (`onMainActor`).
 
 /// Connects `body` (retained in a `ClosureBox`) with `trampoline` as the C handler.
 private func connect<Body>(
@@ -11,6 +14,7 @@ private func connect<Body>(
     shape: SignalShape
 ) -> gulong {
     shape.check(connecting: signal, to: instance)
+    noteMainThread()
     let box = ClosureBox(body)
     return g_signal_connect_data(
         instance.rawPointer, signal, trampoline, box.retainedPointer(),
@@ -25,7 +29,7 @@ public func onSignal(_ instance: some GPointer, _ signal: String, after: Bool = 
                      _ body: @escaping () -> Void) -> gulong {
     typealias Body = () -> Void
     let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
-        ClosureBox<Body>.from(data).body()
+        onMainActor { ClosureBox<Body>.from(data).body() }
     }
     return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
                    shape: SignalShape(arguments: 0, returnsBool: false))
@@ -37,7 +41,7 @@ public func onBoolSignal(_ instance: some GPointer, _ signal: String, after: Boo
                          _ body: @escaping () -> Bool) -> gulong {
     typealias Body = () -> Bool
     let trampoline: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
-        ClosureBox<Body>.from(data).body() ? 1 : 0
+        onMainActor { ClosureBox<Body>.from(data).body() } ? 1 : 0
     }
     return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
                    shape: SignalShape(arguments: 0, returnsBool: true))
@@ -49,7 +53,7 @@ public func onStringSignal(_ instance: some GPointer, _ signal: String, after: B
                            _ body: @escaping (String) -> Void) -> gulong {
     typealias Body = (String) -> Void
     let trampoline: @convention(c) (gpointer?, UnsafePointer<CChar>?, gpointer?) -> Void = { _, str, data in
-        ClosureBox<Body>.from(data).body(string(fromBorrowed: str))
+        onMainActor { ClosureBox<Body>.from(data).body(string(fromBorrowed: str)) }
     }
     return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
                    shape: SignalShape(arguments: 1, returnsBool: false))
@@ -61,7 +65,7 @@ public func onNotify(_ instance: some GPointer, property: String,
                      _ body: @escaping () -> Void) -> gulong {
     typealias Body = () -> Void
     let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in
-        ClosureBox<Body>.from(data).body()
+        onMainActor { ClosureBox<Body>.from(data).body() }
     }
     return connect(instance, "notify::\(property)", after: false, body as Body,
                    unsafeBitCast(trampoline, to: GCallback.self),
@@ -76,7 +80,7 @@ public func onKeySignal(_ instance: some GPointer, _ signal: String,
     typealias Body = (UInt32, UInt32, UInt32) -> Bool
     let trampoline: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = {
         _, keyval, keycode, state, data in
-        ClosureBox<Body>.from(data).body(keyval, keycode, state.rawValue) ? 1 : 0
+        onMainActor { ClosureBox<Body>.from(data).body(keyval, keycode, state.rawValue) } ? 1 : 0
     }
     return connect(instance, signal, after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
                    shape: SignalShape(arguments: 3, returnsBool: true))
@@ -92,7 +96,7 @@ public func onTextInserted(_ buffer: some GPointer, after: Bool,
         _, iter, text, length, data in
         guard let iter, let text else { return }
         let bytes = UnsafeRawBufferPointer(start: text, count: Int(length))
-        ClosureBox<Body>.from(data).body(iter, String(decoding: bytes, as: UTF8.self))
+        onMainActor { ClosureBox<Body>.from(data).body(iter, String(decoding: bytes, as: UTF8.self)) }
     }
     return connect(buffer, "insert-text", after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
                    shape: SignalShape(arguments: 3, returnsBool: false))
@@ -107,7 +111,7 @@ public func onRangeDeleted(_ buffer: some GPointer, after: Bool,
     let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GtkTextIter>?, UnsafeMutablePointer<GtkTextIter>?, gpointer?) -> Void = {
         _, start, end, data in
         guard let start, let end else { return }
-        ClosureBox<Body>.from(data).body(start, end)
+        onMainActor { ClosureBox<Body>.from(data).body(start, end) }
     }
     return connect(buffer, "delete-range", after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
                    shape: SignalShape(arguments: 2, returnsBool: false))
@@ -122,7 +126,7 @@ public func onMarkSet(_ buffer: some GPointer,
     let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GtkTextIter>?, UnsafeMutablePointer<GtkTextMark>?, gpointer?) -> Void = {
         _, _, mark, data in
         guard let mark else { return }
-        ClosureBox<Body>.from(data).body(mark)
+        onMainActor { ClosureBox<Body>.from(data).body(mark) }
     }
     return connect(buffer, "mark-set", after: true, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
                    shape: SignalShape(arguments: 2, returnsBool: false))
@@ -134,7 +138,7 @@ public func onPointerSignal(_ instance: some GPointer, _ signal: String, after: 
                             _ body: @escaping (UnsafeMutableRawPointer?) -> Void) -> gulong {
     typealias Body = (UnsafeMutableRawPointer?) -> Void
     let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
-        ClosureBox<Body>.from(data).body(argument)
+        onMainActor { ClosureBox<Body>.from(data).body(argument) }
     }
     return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
                    shape: SignalShape(arguments: 1, returnsBool: false))
@@ -147,7 +151,7 @@ public func onTwoPointerSignal(_ instance: some GPointer, _ signal: String,
                                _ body: @escaping (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void) -> gulong {
     typealias Body = (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
     let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> Void = { _, first, second, data in
-        ClosureBox<Body>.from(data).body(first, second)
+        onMainActor { ClosureBox<Body>.from(data).body(first, second) }
     }
     return connect(instance, signal, after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
                    shape: SignalShape(arguments: 2, returnsBool: false))
@@ -160,7 +164,7 @@ public func onClickGesture(_ instance: some GPointer, _ signal: String,
                            _ body: @escaping (_ presses: Int, _ x: Double, _ y: Double) -> Void) -> gulong {
     typealias Body = (Int, Double, Double) -> Void
     let trampoline: @convention(c) (gpointer?, gint, gdouble, gdouble, gpointer?) -> Void = { _, presses, x, y, data in
-        ClosureBox<Body>.from(data).body(Int(presses), x, y)
+        onMainActor { ClosureBox<Body>.from(data).body(Int(presses), x, y) }
     }
     return connect(instance, signal, after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
                    shape: SignalShape(arguments: 3, returnsBool: false))
@@ -171,7 +175,7 @@ public func onClickGesture(_ instance: some GPointer, _ signal: String,
 public func onLongPress(_ instance: some GPointer, _ body: @escaping (_ x: Double, _ y: Double) -> Void) -> gulong {
     typealias Body = (Double, Double) -> Void
     let trampoline: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = { _, x, y, data in
-        ClosureBox<Body>.from(data).body(x, y)
+        onMainActor { ClosureBox<Body>.from(data).body(x, y) }
     }
     return connect(instance, "pressed", after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
                    shape: SignalShape(arguments: 2, returnsBool: false))

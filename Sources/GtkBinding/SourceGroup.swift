@@ -9,6 +9,7 @@ import CGtk
 /// (`GTK_IS_WIDGET` criticals, a use-after-free once a window can close while the app
 /// lives on). The owner calls `cancelAll()` from its window's "destroy" and no source of
 /// the group runs after that; sources created after it are refused.
+@MainActor
 public final class SourceGroup {
     private var live: Set<UInt32> = []
     public private(set) var isCancelled = false
@@ -51,7 +52,7 @@ public final class SourceGroup {
         live.removeAll()
     }
 
-    deinit { for id in live { MainLoop.removeSource(id) } }
+    isolated deinit { for id in live { MainLoop.removeSource(id) } }
 
     private func run(_ id: UInt32, _ body: () -> Bool) -> Bool {
         let again = body()

@@ -94,7 +94,8 @@ struct Run: ParsableCommand {
                                       limit: LengthLimit(limit: limit, mode: limitMode, unit: count),
                                       simulatedKeyboardInset: oskInset,
                                       peer: try PeerSetting(argument: peer))
-        let status = ComposerApplication.run(options: options)
+        // ArgumentParser calls run() on the process's main thread, where GTK must run.
+        let status = MainActor.assumeIsolated { ComposerApplication.run(options: options) }
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -194,6 +194,7 @@ private let stopSessionAtExit: @convention(c) () -> Void = { stopAtExit?.stop() 
 /// Counts calls of the composer's quit callback.
 final class QuitRecorder { var count = 0 }
 
+@MainActor
 extension ComposerController {
     /// Names of the trace events emitted so far.
     var eventNames: [String] { trace.emitted.map(\.name) }

@@ -1,5 +1,6 @@
 import CGtk
 import GtkBinding
+import Foundation
 import Testing
 
 extension GtkWindowSuites {
@@ -50,6 +51,23 @@ extension GtkWindowSuites {
             await #expect(processExitsWith: .failure) {
                 let buffer = gtk_text_buffer_new(nil)!
                 onSignal(buffer, "chanegd") {}
+            }
+        }
+
+        /// A handler reached from a thread other than the main thread stops the program
+        /// (the trampolines assert main-actor isolation) instead of touching GTK there.
+        @Test func aHandlerReachedFromAnotherThreadStopsTheProgram() async {
+            await #expect(processExitsWith: .failure) {
+                let buffer = gtk_text_buffer_new(nil)!
+                onSignal(buffer, "changed") {}
+                var thread = pthread_t()
+                let started = pthread_create(&thread, nil, { argument in
+                    // Emits "changed" on this thread.
+                    gtk_text_buffer_set_text(argument?.assumingMemoryBound(to: GtkTextBuffer.self), "x", -1)
+                    return nil
+                }, UnsafeMutableRawPointer(buffer))
+                guard started == 0 else { return }
+                pthread_join(thread, nil)
             }
         }
     }
