@@ -47,7 +47,7 @@ struct TextDocumentLargeTests {
 
     @Test func conversionSourceNeverMaterialisesAString() throws {
         let source = try String(
-            contentsOf: repositoryRoot().appendingPathComponent("Sources/ComposerCore/TextDocument+OffsetConversion.swift"),
+            contentsOf: repositoryRoot().appendingPathComponent("Sources/ComposerCore/Text/TextDocument+OffsetConversion.swift"),
             encoding: .utf8)
         let code = source.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
         for line in code {
