@@ -10,7 +10,7 @@ import GtkBinding
 final class CaretToolbar {
     private var extendNextPress = false
 
-    init(ui: ComposerWindow, model: ComposerModel, moved: @escaping () -> Void) {
+    init(ui: ComposerView, model: ComposerModel, moved: @escaping () -> Void) {
         let buffer = ui.buffer
         let textView = ui.textView
         self.buffer = buffer

@@ -8,7 +8,7 @@ import GtkBinding
 /// `SettlePipeline` → trace and widget effects. Decisions (can we send, what changed) are
 /// the core's; this class only observes and applies.
 public final class ComposerController {
-    let ui = ComposerWindow()
+    let ui = ComposerView()
     public let model: ComposerModel
     public let trace: TraceWriter
     /// People and channels (from `--data`): given at start (tests), or installed once
@@ -26,7 +26,7 @@ public final class ComposerController {
     public private(set) var completion: CompletionController!
     var panelLayout: PanelLayout!
     /// Colours @mentions, #channels and :shortcodes: in the text as you type (seed 002).
-    var highlighter: MentionHighlighter!
+    var highlighter: TokenHighlighter!
     var caretToolbar: CaretToolbar?
     var keyboardWatcher: DBusPropertyWatcher?
     var peerDriver: TypingPeerDriver?
@@ -122,8 +122,8 @@ public final class ComposerController {
         announceReadyIfFocused()
     }
 
-    private func makeHighlighter(_ data: ComposerData) -> MentionHighlighter {
-        MentionHighlighter(people: data.directory.people.map(\.name), channels: data.directory.channels.map(\.name),
+    private func makeHighlighter(_ data: ComposerData) -> TokenHighlighter {
+        TokenHighlighter(people: data.directory.people.map(\.name), channels: data.directory.channels.map(\.name),
                            shortcodes: data.emojiShortcodes) { [weak self] in self?.apply($0) }
     }
 

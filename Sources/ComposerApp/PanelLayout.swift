@@ -12,7 +12,7 @@ import Foundation
 /// window for it) through the core's `KeyboardState`, which ignores bogus intermediate
 /// sizes; or simulated with `--osk-inset` and the toggle in the UI.
 final class PanelLayout {
-    private let ui: ComposerWindow
+    private let ui: ComposerView
     private let emit: (TraceEvent) -> Void
     /// The window's sources: cancelled when the window is destroyed, so no idle or
     /// timeout of ours measures a freed widget.
@@ -42,7 +42,7 @@ final class PanelLayout {
     var keyboardVisible: Bool { keyboard.current.visible }
     private(set) var layout: Layout?
 
-    init(ui: ComposerWindow, sources: SourceGroup, emit: @escaping (TraceEvent) -> Void) {
+    init(ui: ComposerView, sources: SourceGroup, emit: @escaping (TraceEvent) -> Void) {
         self.ui = ui
         self.sources = sources
         self.emit = emit

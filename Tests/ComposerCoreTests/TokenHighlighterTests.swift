@@ -16,7 +16,7 @@ private final class HighlightDriver {
     /// Per kind (`HighlightKind.index`), whether each scalar carries the tag.
     private(set) var tags: [[Bool]]
     private(set) var effects: [SettleEffect] = []
-    private(set) var highlighter: MentionHighlighter!
+    private(set) var highlighter: TokenHighlighter!
     private var pipeline: SettlePipeline!
     private var randomBits: [Bool]
 
@@ -25,7 +25,7 @@ private final class HighlightDriver {
         model = ComposerModel(text: text)
         randomBits = inheritance.isEmpty ? [false] : inheritance
         tags = HighlightKind.allCases.map { _ in [Bool](repeating: false, count: text.unicodeScalars.count) }
-        highlighter = MentionHighlighter(people: people, channels: channels, shortcodes: shortcodes) {
+        highlighter = TokenHighlighter(people: people, channels: channels, shortcodes: shortcodes) {
             [unowned self] in apply($0)
         }
         pipeline = SettlePipeline(controllers: [highlighter])
@@ -275,7 +275,7 @@ struct MentionHighlighterTests {
             channels: [DirectoryEntry(id: "c1", name: "日本語", display: "日本語", latin: "nihongo")])
         let emoji = [EmojiEntry(id: "1f431", char: "🐱", shortcodes: ["cat_face", "cat"])]
         var effects: [SettleEffect] = []
-        let highlighter = MentionHighlighter(directory: directory, emoji: emoji) { effects.append($0) }
+        let highlighter = TokenHighlighter(directory: directory, emoji: emoji) { effects.append($0) }
         #expect(highlighter.name == "highlighting")
         let model = ComposerModel(text: "@tanaka.hanako #日本語 :cat: :cat_face:")
         _ = SettlePipeline(controllers: [highlighter]).settle(model)

@@ -31,7 +31,7 @@ public enum HighlightKind: String, CaseIterable, Sendable {
 /// text, whose tags GTK may or may not have inherited from its neighbours. The whole text
 /// is scanned once, at the first settle. The preedit is never in the document, so it is
 /// never highlighted, while the committed text around it is.
-public final class MentionHighlighter: SettleController {
+public final class TokenHighlighter: SettleController {
     public let name = "highlighting"
     /// Names longer than this many scalars are never highlighted (it bounds the re-scan).
     public static let maximumNameLength = 120

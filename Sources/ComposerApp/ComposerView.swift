@@ -4,7 +4,7 @@ import GtkBinding
 
 /// The widgets of the composer and nothing else: message list on top, the input bar
 /// (growing text view, counter, Send) at the bottom. Wiring lives in `ComposerController`.
-final class ComposerWindow {
+final class ComposerView {
     static let title = "IME Composer"
 
     let window: UnsafeMutablePointer<GtkWidget>
