@@ -9,8 +9,10 @@ private let shortcodes = ["cat_face", "+1", "cat", "a", "flag_for_St._Kitts_&_Ne
 /// The composer without GTK, for the highlighter alone: a model, a settle pipeline with
 /// just the highlighter, and one tag array per kind standing in for the buffer's tags.
 ///
-/// Like `SimulatedComposer`, the tags are hostile: every inserted scalar gets a tag state
-/// from the `inheritance` cycle (per kind), whatever its neighbours carry.
+/// Typed text gets the tags GTK gives it: those of the run it is inserted strictly inside
+/// (both neighbours carry the tag), none at a run's start or end. Pasted or dropped text is
+/// hostile, as rich text from a text buffer can be: every scalar gets a tag state from the
+/// `inheritance` cycle (per kind), whatever its neighbours carry.
 private final class HighlightDriver {
     let model: ComposerModel
     /// Per kind (`HighlightKind.index`), whether each scalar carries the tag.
@@ -39,7 +41,11 @@ private final class HighlightDriver {
         let length = string.unicodeScalars.count
         model.applyInsert(at: at, text: string, origin: origin)
         for kind in tags.indices {
-            tags[kind].insert(contentsOf: (0..<length).map { _ in nextRandomBit() }, at: at)
+            let inherited = at > 0 && at < tags[kind].count && tags[kind][at - 1] && tags[kind][at]
+            let states = origin == .paste || origin == .drop
+                ? (0..<length).map { _ in nextRandomBit() }
+                : Array(repeating: inherited, count: length)
+            tags[kind].insert(contentsOf: states, at: at)
         }
         model.setSelection(anchor: at + length, caret: at + length)
     }
@@ -216,9 +222,7 @@ struct MentionHighlighterTests {
         #expect(driver.ranges(.mention) == [0..<7])
         #expect(driver.effects == [
             .highlight(kind: .mention, add: [0..<7], remove: []),
-            // The fresh "a" might have inherited any tag: it is cleared of the others.
-            .highlight(kind: .channel, add: [], remove: [6..<7]),
-            .highlight(kind: .emoji, add: [], remove: [6..<7]),
+            // The typed "a" is in no run of any tag: GTK gave it none, nothing to clear.
         ])
         driver.clearEffects()
         driver.settle()
@@ -236,14 +240,12 @@ struct MentionHighlighterTests {
         driver.settle()
         #expect(driver.shown(.mention) == ["@tanaka"])
         driver.clearEffects()
-        driver.type(" ", at: 7)  // "@ta naka", the space inheriting the tag
+        driver.type(" ", at: 7)  // "@ta naka", the space inheriting the mention tag
         driver.settle()
         #expect(driver.ranges(.mention).isEmpty)
         #expect(driver.effects == [
             .highlight(kind: .mention, add: [], remove: [4..<12]),
-            .highlight(kind: .channel, add: [], remove: [7..<8]),
-            .highlight(kind: .emoji, add: [], remove: [7..<8]),
-        ], "the space's inherited channel and emoji tags come off too")
+        ], "the whole broken mention, the inherited space with it, comes off")
         #expect(driver.shown(.channel) == ["#general"])
         #expect(driver.shown(.emoji) == [":cat:"])
         driver.type("x", at: 24)  // :cxat:
@@ -253,6 +255,22 @@ struct MentionHighlighterTests {
         driver.settle()
         #expect(driver.ranges(.mention).isEmpty)
         #expect(driver.shown(.channel) == ["#general"])
+    }
+
+    /// A paste can bring any tag (rich text copied from a text buffer): pasted text is
+    /// cleared of every tag it should not carry, wherever it lands.
+    @Test func pastedTextIsClearedOfForeignTags() {
+        let driver = HighlightDriver(text: "say hi ", inheritance: [true])
+        driver.settle()
+        driver.clearEffects()
+        driver.type("@x", at: 7, origin: .paste)  // arrives carrying every tag
+        driver.settle()
+        #expect(driver.effects == [
+            .highlight(kind: .mention, add: [], remove: [7..<9]),
+            .highlight(kind: .channel, add: [], remove: [7..<9]),
+            .highlight(kind: .emoji, add: [], remove: [7..<9]),
+        ])
+        for kind in HighlightKind.allCases { #expect(driver.ranges(kind).isEmpty) }
     }
 
     @Test func highlightsTheCommittedTextWhileComposing() {
@@ -358,6 +376,7 @@ struct MentionHighlighterTests {
 
 private enum Step: Sendable {
     case type(position: Int, text: String)
+    case paste(position: Int, text: String)
     case delete(position: Int, length: Int)
     case compose(String)
     case commit(String)
@@ -384,7 +403,8 @@ private func steps() -> Generator<[Step], some Sequence & SendableMetatype> {
     zip(Gen.int(in: 0...99), Gen.int(in: 0...40), Gen.int(in: 0...8), tokenText(1...3))
     .map { kind, position, length, text -> Step in
         switch kind {
-        case 0..<35: return .type(position: position, text: text)
+        case 0..<28: return .type(position: position, text: text)
+        case 28..<35: return .paste(position: position, text: text)
         case 35..<55: return .delete(position: position, length: length)
         case 55..<62: return .compose(text)
         case 62..<70: return .commit(text)
@@ -414,6 +434,7 @@ struct MentionHighlighterPropertyTests {
             for step in steps {
                 switch step {
                 case let .type(position, text): driver.type(text, at: min(position, driver.count))
+                case let .paste(position, text): driver.type(text, at: min(position, driver.count), origin: .paste)
                 case let .delete(position, length):
                     let start = min(position, driver.count)
                     driver.delete(start..<min(driver.count, start + length))
@@ -451,9 +472,9 @@ struct MentionHighlighterPropertyTests {
             }
             for step in steps {
                 switch step {
-                case let .type(position, text):
+                case let .type(position, text), let .paste(position, text):
                     let at = min(position, driver.count)
-                    driver.type(text, at: at)
+                    if case .paste = step { driver.type(text, at: at, origin: .paste) } else { driver.type(text, at: at) }
                     shift(at, removed: 0, inserted: text.unicodeScalars.count)
                 case let .delete(position, length):
                     let start = min(position, driver.count), end = min(driver.count, start + length)

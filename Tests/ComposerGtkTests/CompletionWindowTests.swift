@@ -165,6 +165,25 @@ extension GtkWindowSuites {
             }
         }
 
+        /// A key typed inside a mention inherits its tag in GTK (text inserted strictly
+        /// inside a tag's run does); the broken mention loses its colour, that key included,
+        /// and typing at a mention's end never colours the new text.
+        @Test func textTypedInsideAMentionTakesNoColourAlong() async throws {
+            let options = ComposerOptions(initialText: "hi @tanaka ok", caret: 7, profileDirectory: try GtkFixture.newProfile())
+            let (composer, _) = try await GtkFixture.composer(options, directory: Self.directory)
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.settled(composer, "the start") { composer.highlightedRanges(.mention) == [3..<10] }
+            try GtkFixture.xdotool.type("x")  // "@tanxaka"
+            try await GtkFixture.settled(composer, "the broken mention") { composer.model.text == "hi @tanxaka ok" }
+            #expect(composer.highlightedRanges(.mention).isEmpty)
+            try GtkFixture.xdotool.key(["BackSpace"])
+            try await GtkFixture.settled(composer, "the mention again") { composer.highlightedRanges(.mention) == [3..<10] }
+            try GtkFixture.xdotool.key(["Escape", "Right", "Right", "Right"])  // the list closed; right after "@tanaka"
+            try GtkFixture.xdotool.type("!")
+            try await GtkFixture.settled(composer, "typed at its end") { composer.model.text == "hi @tanaka! ok" }
+            #expect(composer.highlightedRanges(.mention) == [3..<10], "the ! took no colour")
+        }
+
         @Test func acceptingObeysTheHardLimitAndIsOneUndoStep() async throws {
             let options = ComposerOptions(initialText: "hi ", profileDirectory: try GtkFixture.newProfile(),
                                           limit: LengthLimit(limit: 8, mode: .hard))

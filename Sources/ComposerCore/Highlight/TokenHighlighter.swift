@@ -27,8 +27,9 @@ public enum HighlightKind: String, CaseIterable, Sendable {
 /// changes never cause; it computes and applies the newest result synchronously; and it
 /// costs what the edit costs. It keeps the highlighted ranges per kind, maps them through
 /// the edits since the last settle, re-scans only a window of `reach` scalars on either
-/// side of each edited range, and asks for only the difference — plus the freshly inserted
-/// text, whose tags GTK may or may not have inherited from its neighbours. The whole text
+/// side of each edited range, and asks for only the difference — plus clearing freshly
+/// inserted text of tags it may carry: typed text inherits a tag only strictly inside a
+/// run of it, a paste or a drop may bring any. The whole text
 /// is scanned once, at the first settle. The preedit is never in the document, so it is
 /// never highlighted, while the committed text around it is.
 public final class TokenHighlighter: SettleController {
@@ -108,10 +109,19 @@ public final class TokenHighlighter: SettleController {
         for edit in edits { unknown.apply(edit, tagging: true) }
         // Per kind: where its tokens may have changed, `reaches[kind]` around each edit.
         var windows: [[Range<Int>]]
-        if scanned, historyKept {
+        let incremental = scanned && historyKept
+        // Per kind: typed text GTK gave the kind's tag (inserted strictly inside a run of it),
+        // followed through the later edits. Empty, and never allocated, for typing elsewhere.
+        var inherited = highlighted.map { _ in InsertedRanges() }
+        if incremental {
             var dirty = DirtyIntervals()
             for edit in edits {
-                for kind in highlighted.indices { Self.map(&highlighted[kind], through: edit) }
+                for kind in highlighted.indices {
+                    let inherits = edit.insertedScalarCount > 0
+                        && Self.isInsideRun(edit.range, highlighted[kind], inherited[kind].ranges)
+                    if inherits || !inherited[kind].ranges.isEmpty { inherited[kind].apply(edit, tagging: inherits) }
+                    Self.map(&highlighted[kind], through: edit)
+                }
                 dirty.apply(edit)
             }
             windows = reaches.map { reach in
@@ -129,6 +139,11 @@ public final class TokenHighlighter: SettleController {
             scanned = true
         }
 
+        // Which fresh text may carry a tag it should not. Typed text (keys, commits, undo,
+        // the composer's own inserts) inherits GTK's tags only strictly inside a run of them
+        // (`inherited`). A paste or a drop can bring any tag (rich text from a text buffer),
+        // and a first or restarted scan knows no runs: then all fresh text is checked.
+        let anyTagPossible = !incremental || edits.contains { $0.origin == .paste || $0.origin == .drop }
         var add = highlighted.map { _ in [Range<Int>]() }
         var remove = add
         // The widest kind's windows contain every other kind's: the text is read once for
@@ -144,8 +159,8 @@ public final class TokenHighlighter: SettleController {
                 where !window.isEmpty && outer.lowerBound <= window.lowerBound && window.upperBound <= outer.upperBound {
                     let tokens = scan(HighlightKind.allCases[kind], text, from: readStart, endsText: endsText,
                                       covering: window)
-                    let fresh = Self.clip(unknown.ranges, to: window)
                     let known = Self.clip(highlighted[kind], to: window)
+                    let fresh = Self.clip(anyTagPossible ? unknown.ranges : inherited[kind].ranges, to: window)
                     let wanted = Self.clip(tokens, to: window)
                     if wanted == known {
                         // The usual keystroke: the tokens here are what they were. Only the
@@ -326,6 +341,21 @@ public final class TokenHighlighter: SettleController {
         let upper = last < ranges.count ? last + 1 : last
         let merged = InsertedRanges.merged(Array(ranges[lower..<first]) + middle + Array(ranges[last..<upper]))
         ranges.replaceSubrange(lower..<upper, with: merged)
+    }
+
+    /// Whether text put in place of `range` lands strictly inside a run of the tag: the
+    /// scalars on both sides of it carry the tag (in `known` or `alsoTagged`, text that
+    /// inherited it earlier). That is where GTK's inserted text inherits a tag, and only there.
+    static func isInsideRun(_ range: Range<Int>, _ known: [Range<Int>], _ alsoTagged: [Range<Int>]) -> Bool {
+        guard range.lowerBound > 0 else { return false }
+        func tagged(_ offset: Int) -> Bool {
+            for ranges in [known, alsoTagged] {
+                let index = firstIndex(in: ranges) { $0.upperBound > offset }
+                if index < ranges.count, ranges[index].lowerBound <= offset { return true }
+            }
+            return false
+        }
+        return tagged(range.lowerBound - 1) && tagged(range.upperBound)
     }
 
     static func union(_ a: [Range<Int>], _ b: [Range<Int>]) -> [Range<Int>] {
