@@ -54,6 +54,7 @@ struct KeyCost {
             ("onMarkSet", "\"mark-set\" handler"),
             ("observeEmissions", "input method emission hooks (commit → refreshControls)"),
             ("onStringSignal", "input method \"commit\" handler (→ refreshControls)"),
+            (".onSignal<", "plain signal handlers (\"end-user-action\": colours text typed past the limit)"),
             ("MainLoop.idle", "idles: the settle (pipeline, refreshControls, relayout, input growth)"),
             ("MainLoop.timeout", "timeouts"),
             ("onEveryFrame", "frame tick callbacks"),

@@ -61,10 +61,18 @@ struct InsertedRanges {
         ranges = mapped
     }
 
-    /// Sorts and merges ranges that overlap or touch.
+    /// Sorts and merges ranges that overlap or touch. Most callers pass them in order
+    /// already (tokens found left to right, windows around sorted edits): no sort then.
     static func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        guard ranges.count > 1 else { return ranges }
+        var sorted = true
+        for index in 1..<ranges.count where ranges[index].lowerBound < ranges[index - 1].lowerBound {
+            sorted = false
+            break
+        }
         var result: [Range<Int>] = []
-        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+        result.reserveCapacity(ranges.count)
+        for range in sorted ? ranges : ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = result.last, range.lowerBound <= last.upperBound {
                 result[result.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
             } else {
