@@ -87,10 +87,14 @@ public final class ComposerController {
         observeInputMethod()
         routeKeys()
         observeWindow()
-        actions = ComposerActions(window: ui.window, sendButton: ui.sendButton, trimButton: ui.trimButton,
-                                  send: { [weak self] in self?.send() },
-                                  trim: { [weak self] in self?.trimToLimit() },
-                                  quit: { [weak self] in self?.exit(reason: .ctrlQ) })
+        actions = ComposerActions(window: ui.window, sendButton: ui.sendButton, trimButton: ui.trimButton) {
+            [weak self] command in
+            switch command {
+            case .send: self?.send()
+            case .trim: self?.trimToLimit()
+            case .quit: self?.exit(reason: .ctrlQ)
+            }
+        }
         ui.completionList.onActivate = { [weak self] index in self?.acceptCompletion(index) }
         setUpLayout()
         // The first "text" event: the starting state, before focus and "ready".
@@ -358,8 +362,7 @@ public final class ComposerController {
 
     private func refreshControls() {
         guard !destroyed else { return }
-        actions.update(canSend: model.canSend(limit: limit),
-                       canTrim: overflowController.status.isOver && !model.isComposing)
+        actions.update(canSend: model.canSend(limit: limit), canTrim: model.canTrim(limit: limit))
         ui.show(overflowController.status)
         // The caret toolbar is insensitive while a composition is active.
         for (_, button) in ui.caretButtons { gtk_widget_set_sensitive(button, model.isComposing ? 0 : 1) }
