@@ -10,20 +10,23 @@ extension GtkWindowSuites {
     @MainActor
     @Suite(.serialized)
     struct TextBufferTagTests {
-        /// "remove-tag" emissions seen by `countRemoveTag`.
-        nonisolated(unsafe) static var removeTagEmissions = 0
-        /// "apply-tag" emissions seen by `countApplyTag`.
-        nonisolated(unsafe) static var applyTagEmissions = 0
-
-        private static let countRemoveTag: @convention(c) (
-            UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
-            UnsafeMutableRawPointer?, UnsafeMutableRawPointer?
-        ) -> Void = { _, _, _, _, _ in removeTagEmissions += 1 }
-
-        private static let countApplyTag: @convention(c) (
-            UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
-            UnsafeMutableRawPointer?, UnsafeMutableRawPointer?
-        ) -> Void = { _, _, _, _, _ in applyTagEmissions += 1 }
+        /// How often `signal` ("apply-tag" or "remove-tag", both `void (*)(GtkTextBuffer *,
+        /// GtkTextTag *, GtkTextIter *start, GtkTextIter *end, gpointer)`) is emitted on
+        /// `buffer` while `body` runs.
+        private static func emissions(of signal: String, on buffer: TextBuffer, during body: () -> Void) -> Int {
+            let count: @convention(c) (
+                UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+                UnsafeMutableRawPointer?, UnsafeMutableRawPointer?
+            ) -> Void = { _, _, _, _, counter in counter?.assumingMemoryBound(to: Int.self).pointee += 1 }
+            var emitted = 0
+            withUnsafeMutablePointer(to: &emitted) { counter in
+                let handler = g_signal_connect_data(buffer.pointer.rawPointer, signal, unsafeBitCast(count, to: GCallback.self),
+                                                    counter, nil, GConnectFlags(0))
+                body()
+                g_signal_handler_disconnect(buffer.pointer.rawPointer, handler)
+            }
+            return emitted
+        }
 
         /// A buffer with "0123456789" and `tag` on 2..<5 and 7..<8.
         private static func taggedBuffer() throws -> (TextBuffer, UnsafeMutablePointer<GtkTextTag>) {
@@ -53,18 +56,13 @@ extension GtkWindowSuites {
         @Test func removingATagWhereThereIsNoneDoesNotTouchTheBuffer() throws {
             let (buffer, tag) = try Self.taggedBuffer()
             defer { g_object_unref(buffer.pointer.rawPointer) }
-            Self.removeTagEmissions = 0
-            let handler = g_signal_connect_data(buffer.pointer.rawPointer, "remove-tag",
-                                                unsafeBitCast(Self.countRemoveTag, to: GCallback.self), nil, nil, GConnectFlags(0))
-            defer { g_signal_handler_disconnect(buffer.pointer.rawPointer, handler) }
-
-            buffer.removeTag(tag, from: 5..<7)
-            buffer.removeTag(tag, from: 8..<10)
-            #expect(Self.removeTagEmissions == 0)
+            #expect(Self.emissions(of: "remove-tag", on: buffer) {
+                buffer.removeTag(tag, from: 5..<7)
+                buffer.removeTag(tag, from: 8..<10)
+            } == 0)
             #expect(buffer.ranges(of: tag) == [2..<5, 7..<8])
 
-            buffer.removeTag(tag, from: 4..<8)
-            #expect(Self.removeTagEmissions == 1)
+            #expect(Self.emissions(of: "remove-tag", on: buffer) { buffer.removeTag(tag, from: 4..<8) } == 1)
             #expect(buffer.ranges(of: tag) == [2..<4])
         }
 
@@ -84,18 +82,13 @@ extension GtkWindowSuites {
         @Test func applyingATagWhereItIsAlreadyDoesNotTouchTheBuffer() throws {
             let (buffer, tag) = try Self.taggedBuffer()
             defer { g_object_unref(buffer.pointer.rawPointer) }
-            Self.applyTagEmissions = 0
-            let handler = g_signal_connect_data(buffer.pointer.rawPointer, "apply-tag",
-                                                unsafeBitCast(Self.countApplyTag, to: GCallback.self), nil, nil, GConnectFlags(0))
-            defer { g_signal_handler_disconnect(buffer.pointer.rawPointer, handler) }
-
-            buffer.applyTag(tag, to: 2..<5)
-            buffer.applyTag(tag, to: 3..<4)
-            #expect(Self.applyTagEmissions == 0)
+            #expect(Self.emissions(of: "apply-tag", on: buffer) {
+                buffer.applyTag(tag, to: 2..<5)
+                buffer.applyTag(tag, to: 3..<4)
+            } == 0)
             #expect(buffer.ranges(of: tag) == [2..<5, 7..<8])
 
-            buffer.applyTag(tag, to: 4..<8)
-            #expect(Self.applyTagEmissions == 1)
+            #expect(Self.emissions(of: "apply-tag", on: buffer) { buffer.applyTag(tag, to: 4..<8) } == 1)
             #expect(buffer.ranges(of: tag) == [2..<8])
         }
     }

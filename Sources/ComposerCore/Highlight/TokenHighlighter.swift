@@ -37,15 +37,16 @@ public final class TokenHighlighter: SettleController {
     /// Names longer than this many scalars are never highlighted (it bounds the re-scan).
     public static let maximumNameLength = 120
 
-    /// How far (in scalars) an edit can change highlighting on either side: a token's
-    /// scalar before the sigil, the sigil, the longest name, its closing colon or the
-    /// scalar that ends it, and one to spare.
-    public let reach: Int
-    /// The same, per kind (indexed like `HighlightKind.allCases`): a mention's handle is
-    /// much shorter than the longest emoji shortcode, so its re-scan is much smaller.
+    /// How far (in scalars) an edit can change a kind's highlighting on either side
+    /// (indexed like `HighlightKind.allCases`): a token's scalar before the sigil, the
+    /// sigil, the longest name, its closing colon or the scalar that ends it, and one to
+    /// spare. A handle is much shorter than the longest emoji shortcode, so a mention's
+    /// re-scan is much smaller.
     private let reaches: [Int]
     /// The kind with the largest reach (its windows contain the others').
     private let widestKind: Int
+    /// The largest reach: how far an edit can change highlighting at all.
+    public var reach: Int { reaches[widestKind] }
 
     private let perform: (SettleEffect) -> Void
     private let names: [Set<String>]
@@ -80,7 +81,6 @@ public final class TokenHighlighter: SettleController {
         self.longestName = longest
         let reaches = longest.map { $0 + 4 }
         self.reaches = reaches
-        self.reach = (longest.max() ?? 0) + 4
         self.widestKind = reaches.indices.max { reaches[$0] < reaches[$1] } ?? 0
         self.perform = perform
     }
