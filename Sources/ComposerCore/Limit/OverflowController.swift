@@ -57,8 +57,9 @@ public final class OverflowController: SettleController {
         let edits = model.log.edits(after: seenSequence)
         guard edits.contains(where: { !$0.inserted.isEmpty }) else { return }
         let boundary = limitBoundary(model)
-        let (_, inserted) = trackTagged(through: edits)
-        let past = inserted.filter { $0.lowerBound > boundary }
+        var inserted = InsertedRanges()
+        for edit in edits { inserted.apply(edit, tagging: true) }
+        let past = inserted.ranges.filter { $0.lowerBound > boundary }
         if !past.isEmpty { perform(.overflowTag(add: past, remove: [])) }
     }
 
