@@ -24,22 +24,22 @@ public enum ComposerApplication {
         MainLoop.drainDispatchMainQueue()
         let app = gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE)!
         var controller: ComposerController?
-        // People, channels and emoji are read and indexed while the window draws its first
-        // frame; the composer takes them whenever they arrive (before or after "activate").
-        var data: ComposerData?  // held only until a composer takes it
-        ComposerData.loadInBackground(from: options.dataDirectory) { loaded in
-            if let controller { controller.useData(loaded) } else { data = loaded }
-        }
         onSignal(app, "activate") {
             guard controller == nil else { return }
             trace.emit(.start(backend: DisplayEnvironment.backend,
                               imModule: DisplayEnvironment.requestedInputMethodModule))
-            let composer = ComposerController(options: options, trace: trace, data: data) {
+            let composer = ComposerController(options: options, trace: trace, data: nil) {
                 g_application_quit(cast(app))
             }
-            data = nil
             gtk_application_add_window(app, cast(composer.window))
             controller = composer
+            // People, channels and emoji are read and indexed once the first frame is on
+            // screen, off the main thread: a directory of 100,000 people must not delay it
+            // (on two cores a loader running beside start-up slowed the first frame by a
+            // fifth). Completion and highlighting start when they arrive ("ready").
+            composer.afterFirstFrame { [weak composer] in
+                ComposerData.loadInBackground(from: options.dataDirectory) { composer?.useData($0) }
+            }
             composer.present()
         }
         // Installed before the loop runs, so a signal that arrives before the window exists

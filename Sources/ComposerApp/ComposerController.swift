@@ -157,6 +157,11 @@ public final class ComposerController {
         gtk_window_present(cast(ui.window))
     }
 
+    /// Runs `body` once, after the window's first frame is painted.
+    public func afterFirstFrame(_ body: @escaping () -> Void) {
+        ui.afterNextFrame(body)
+    }
+
     // MARK: Observing
 
     private func observeBuffer() {

@@ -7,7 +7,7 @@ import GtkBinding
 ///
 /// Why a type of its own: reading, folding and indexing them takes long enough (a
 /// directory of 100,000 people takes the better part of a second) that the app does it on
-/// a background thread while the window draws its first frame, then hands the result to
+/// a background thread once the window's first frame is painted, then hands the result to
 /// the main loop in one piece (`ComposerApplication`, `ComposerController.useData`).
 public nonisolated struct ComposerData: @unchecked Sendable {
     // @unchecked: `CompletionSource` is a class. Its indexes are built on the loading thread

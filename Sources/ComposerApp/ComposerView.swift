@@ -197,13 +197,28 @@ final class ComposerView {
     /// the new ones only once GTK has restyled it, in the next frame's layout phase, so the
     /// tags are coloured again after that frame is painted.
     func styleTagsAfterNextFrame() {
-        guard let clock = gtk_widget_get_frame_clock(window) else { return }
-        var handler: gulong = 0
-        handler = onSignal(clock, "after-paint") { [weak self] in
-            g_signal_handler_disconnect(clock.rawPointer, handler)
-            self?.styleTags()
-        }
+        afterNextFrame { [weak self] in self?.styleTags() }
         gtk_widget_queue_draw(window)
+    }
+
+    /// Runs `body` once, after the window's next painted frame; before the window is
+    /// realized (it has no frame clock yet), after its first frame.
+    func afterNextFrame(_ body: @escaping () -> Void) {
+        let window = window
+        guard gtk_widget_get_realized(window) != 0 else {
+            var realized: gulong = 0
+            realized = onSignal(window, "realize", after: true) { [weak self] in
+                g_signal_handler_disconnect(window.rawPointer, realized)
+                self?.afterNextFrame(body)
+            }
+            return
+        }
+        guard let clock = gtk_widget_get_frame_clock(window) else { return }
+        var painted: gulong = 0
+        painted = onSignal(clock, "after-paint") {
+            g_signal_handler_disconnect(clock.rawPointer, painted)
+            body()
+        }
     }
 
     /// Colours the overflow and highlight tags for the current theme: colours that read on
