@@ -104,12 +104,17 @@ public final class TokenHighlighter: SettleController {
 
         let document = model.document
         let count = document.scalarCount
-        // Text inserted since the last settle: whether it inherited a tag is unknown.
-        var unknown = InsertedRanges()
-        for edit in edits { unknown.apply(edit, tagging: true) }
         // Per kind: where its tokens may have changed, `reaches[kind]` around each edit.
         var windows: [[Range<Int>]]
         let incremental = scanned && historyKept
+        // Which fresh text may carry a tag it should not. Typed text (keys, commits, undo,
+        // the composer's own inserts) inherits GTK's tags only strictly inside a run of them
+        // (`inherited`). A paste or a drop can bring any tag (rich text from a text buffer),
+        // and a first or restarted scan knows no runs: then all fresh text is checked.
+        let anyTagPossible = !incremental || edits.contains { $0.origin == .paste || $0.origin == .drop }
+        // Text inserted since the last settle, whose tags are unknown: needed only then.
+        var unknown = InsertedRanges()
+        if anyTagPossible { for edit in edits { unknown.apply(edit, tagging: true) } }
         // Per kind: typed text GTK gave the kind's tag (inserted strictly inside a run of it),
         // followed through the later edits. Empty, and never allocated, for typing elsewhere.
         var inherited = highlighted.map { _ in InsertedRanges() }
@@ -139,12 +144,7 @@ public final class TokenHighlighter: SettleController {
             scanned = true
         }
 
-        // Which fresh text may carry a tag it should not. Typed text (keys, commits, undo,
-        // the composer's own inserts) inherits GTK's tags only strictly inside a run of them
-        // (`inherited`). A paste or a drop can bring any tag (rich text from a text buffer),
-        // and a first or restarted scan knows no runs: then all fresh text is checked.
-        let anyTagPossible = !incremental || edits.contains { $0.origin == .paste || $0.origin == .drop }
-        var add = highlighted.map { _ in [Range<Int>]() }
+        var add = [[Range<Int>]](repeating: [], count: highlighted.count)
         var remove = add
         // The widest kind's windows contain every other kind's: the text is read once for
         // each of them, with room for the tokens that start before or end after it.
@@ -155,21 +155,23 @@ public final class TokenHighlighter: SettleController {
             lastScannedScalars += text.count
             let endsText = readEnd == count
             for kind in highlighted.indices {
-                for window in windows[kind]
-                where !window.isEmpty && outer.lowerBound <= window.lowerBound && window.upperBound <= outer.upperBound {
-                    let tokens = scan(HighlightKind.allCases[kind], text, from: readStart, endsText: endsText,
-                                      covering: window)
+                for reachedWindow in windows[kind]
+                where !reachedWindow.isEmpty && outer.lowerBound <= reachedWindow.lowerBound
+                    && reachedWindow.upperBound <= outer.upperBound {
+                    let (window, sigilsFrom) = narrowed(reachedWindow, kind: kind, text: text, from: readStart, count: count)
+                    let tokens = scan(HighlightKind.allCases[kind], text, from: readStart, sigilsFrom: sigilsFrom,
+                                      endsText: endsText, covering: window)
                     let known = Self.clip(highlighted[kind], to: window)
                     let fresh = Self.clip(anyTagPossible ? unknown.ranges : inherited[kind].ranges, to: window)
                     let wanted = Self.clip(tokens, to: window)
                     if wanted == known {
                         // The usual keystroke: the tokens here are what they were. Only the
                         // fresh text may carry a tag it should not.
-                        remove[kind] += Self.subtract(fresh, wanted)
+                        if !fresh.isEmpty { remove[kind] += RangeSet.subtract(fresh, wanted) }
                         continue
                     }
-                    add[kind] += Self.subtract(wanted, known)
-                    remove[kind] += Self.subtract(Self.union(known, fresh), wanted)
+                    add[kind] += RangeSet.subtract(wanted, known)
+                    remove[kind] += RangeSet.subtract(RangeSet.union(known, fresh), wanted)
                     Self.replace(&highlighted[kind], in: window, with: wanted)
                 }
             }
@@ -181,15 +183,64 @@ public final class TokenHighlighter: SettleController {
 
     // MARK: scanning
 
-    /// Every token of `kind` (merged) whose sigil could touch `window`: the sigils from
-    /// `reaches[kind]` before it up to its end. `text` holds the document's scalars from
-    /// `textStart`, from one scalar before those sigils to the longest token after them.
-    private func scan(_ kind: HighlightKind, _ text: [Unicode.Scalar], from textStart: Int, endsText: Bool,
-                      covering window: Range<Int>) -> [Range<Int>] {
-        let sigilStart = max(0, window.lowerBound - reaches[kind.index])
+    /// `window` (the edits there, `reaches[kind]` on either side) cut down to where the
+    /// kind's tokens can have changed, and the first offset whose sigil can matter.
+    ///
+    /// No token contains a *barrier* (for names a scalar that is no word scalar, the sigil
+    /// included; for shortcodes whitespace), and the edits do not change the barriers
+    /// outside them. So a token that an edit changed starts after the last barrier before
+    /// the first edit, or at most one scalar after the last edit, and ends before the first
+    /// barrier after that: typing inside a word looks at that word, not at `reach` scalars
+    /// around it. The window's edges give the edits' ends back: at offset 0 or at the end
+    /// of the text it was cut short, and is left as it is.
+    private func narrowed(_ window: Range<Int>, kind: Int, text: [Unicode.Scalar], from textStart: Int,
+                          count: Int) -> (window: Range<Int>, sigilsFrom: Int) {
+        let reach = reaches[kind]
+        let emoji = kind == HighlightKind.emoji.index
+        func isBarrier(_ offset: Int) -> Bool {
+            let scalar = text[offset - textStart]
+            if emoji {
+                return scalar.isASCII ? (scalar == " " || ("\t"..."\r").contains(scalar)) : scalar.properties.isWhitespace
+            }
+            return !CompletionTrigger.isWordScalar(scalar)
+        }
+        var lower = window.lowerBound, upper = window.upperBound
+        var sigilsFrom = max(0, lower - reach)
+        if lower > 0 {
+            var offset = lower + reach - 1  // just before the first edit
+            while offset >= lower {
+                if isBarrier(offset) {
+                    lower = offset
+                    sigilsFrom = offset
+                    break
+                }
+                offset -= 1
+            }
+        }
+        if upper < count {
+            var offset = upper - reach + 1  // two after the last edit's end
+            while offset < upper {
+                if isBarrier(offset) {
+                    upper = offset + 1
+                    break
+                }
+                offset += 1
+            }
+        }
+        return (lower..<upper, sigilsFrom)
+    }
+
+    /// Every token of `kind` (merged) whose sigil, from `sigilsFrom` on, could touch
+    /// `window`. `text` holds the document's scalars from `textStart`, from one scalar
+    /// before those sigils to the longest token after them.
+    private func scan(_ kind: HighlightKind, _ text: [Unicode.Scalar], from textStart: Int, sigilsFrom: Int,
+                      endsText: Bool, covering window: Range<Int>) -> [Range<Int>] {
         var tokens: [Range<Int>] = []
-        for index in (sigilStart - textStart)..<(window.upperBound - textStart) {
-            guard Self.sigilKind(text[index]) == kind else { continue }
+        for index in (sigilsFrom - textStart)..<(window.upperBound - textStart) {
+            // Every sigil is ASCII `#` `:` `@` or a full-width form: most scalars are none.
+            let value = text[index].value
+            guard value == 0x23 || value == 0x3A || value == 0x40 || value >= 0xFF03,
+                  Self.sigilKind(text[index]) == kind else { continue }
             if index == 0 {
                 guard textStart == 0 else { continue }  // never: one scalar before is read
             } else {
@@ -206,18 +257,17 @@ public final class TokenHighlighter: SettleController {
     /// non-word scalar, a `.` or the end of the text.
     private func nameEnd(_ text: [Unicode.Scalar], sigil: Int, kind: HighlightKind, endsText: Bool) -> Int? {
         let known = names[kind.index], longest = longestName[kind.index]
-        var name = ""
         var end = sigil + 1
         var best: Int?
         while end < text.count, end - sigil - 1 < longest, CompletionTrigger.isWordScalar(text[end]) {
-            name.unicodeScalars.append(Self.folded(text[end]))
             end += 1
             // The window reaches past the longest name, so running out of text here means
             // the document ends.
             let endsWord = end < text.count
                 ? !CompletionTrigger.isWordScalar(text[end]) || CompletionTrigger.widthFolded(text[end]) == "."
                 : endsText
-            if endsWord, known.contains(name) { best = end }
+            // The name is made only where it could end (a word's end or a dot), not per scalar.
+            if endsWord, known.contains(Self.folded(text[(sigil + 1)..<end])) { best = end }
         }
         return best
     }
@@ -225,17 +275,15 @@ public final class TokenHighlighter: SettleController {
     /// The end (after the closing colon) of `:shortcode:` at `sigil`, when it is known.
     private func shortcodeEnd(_ text: [Unicode.Scalar], sigil: Int) -> Int? {
         let known = names[HighlightKind.emoji.index], longest = longestName[HighlightKind.emoji.index]
-        var name = ""
         var end = sigil + 1
         while end < text.count, end - sigil - 1 <= longest {
             let scalar = CompletionTrigger.widthFolded(text[end])
             if scalar == ":" {
-                return end > sigil + 1 && known.contains(name) ? end + 1 : nil
+                return end > sigil + 1 && known.contains(Self.folded(text[(sigil + 1)..<end])) ? end + 1 : nil
             }
             if scalar.isASCII ? (scalar == " " || ("\t"..."\r").contains(scalar)) : scalar.properties.isWhitespace {
                 return nil
             }
-            name.unicodeScalars.append(Self.folded(scalar))
             end += 1
         }
         return nil
@@ -258,9 +306,28 @@ public final class TokenHighlighter: SettleController {
     }
 
     static func folded(_ name: String) -> String {
-        var result = ""
-        result.unicodeScalars.append(contentsOf: name.unicodeScalars.map { folded($0) })
-        return result
+        folded(name.unicodeScalars)
+    }
+
+    /// The folded name spelled by `scalars`, made in one go from its UTF-8 (a short name is
+    /// a small string: no allocation), not scalar by scalar.
+    static func folded<Scalars: Collection<Unicode.Scalar>>(_ scalars: Scalars) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scalars.count * 4) { buffer in
+            var count = 0
+            for scalar in scalars {
+                let folded = folded(scalar)
+                if folded.isASCII {
+                    buffer[count] = UInt8(truncatingIfNeeded: folded.value)
+                    count += 1
+                } else {
+                    for byte in UTF8.encode(folded)! {
+                        buffer[count] = byte
+                        count += 1
+                    }
+                }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
     }
 
     // MARK: sorted, disjoint ranges
@@ -348,36 +415,12 @@ public final class TokenHighlighter: SettleController {
     /// inherited it earlier). That is where GTK's inserted text inherits a tag, and only there.
     static func isInsideRun(_ range: Range<Int>, _ known: [Range<Int>], _ alsoTagged: [Range<Int>]) -> Bool {
         guard range.lowerBound > 0 else { return false }
-        func tagged(_ offset: Int) -> Bool {
-            for ranges in [known, alsoTagged] {
-                let index = firstIndex(in: ranges) { $0.upperBound > offset }
-                if index < ranges.count, ranges[index].lowerBound <= offset { return true }
-            }
-            return false
+        func contains(_ ranges: [Range<Int>], _ offset: Int) -> Bool {
+            let index = firstIndex(in: ranges) { $0.upperBound > offset }
+            return index < ranges.count && ranges[index].lowerBound <= offset
         }
+        func tagged(_ offset: Int) -> Bool { contains(known, offset) || contains(alsoTagged, offset) }
         return tagged(range.lowerBound - 1) && tagged(range.upperBound)
-    }
-
-    static func union(_ a: [Range<Int>], _ b: [Range<Int>]) -> [Range<Int>] {
-        InsertedRanges.merged(a + b)
-    }
-
-    /// `a` without `b`; both sorted and disjoint.
-    static func subtract(_ a: [Range<Int>], _ b: [Range<Int>]) -> [Range<Int>] {
-        var result: [Range<Int>] = []
-        var cut = 0
-        for range in a {
-            var lower = range.lowerBound
-            while cut < b.count, b[cut].upperBound <= lower { cut += 1 }
-            var index = cut
-            while index < b.count, b[index].lowerBound < range.upperBound {
-                if b[index].lowerBound > lower { result.append(lower..<b[index].lowerBound) }
-                lower = max(lower, b[index].upperBound)
-                index += 1
-            }
-            if lower < range.upperBound { result.append(lower..<range.upperBound) }
-        }
-        return result
     }
 
     /// The first index whose range satisfies `isPast` (which must be monotonic).
@@ -404,6 +447,10 @@ struct DirtyIntervals {
         }
         func mapUpper(_ offset: Int) -> Int {
             offset <= start ? offset : offset >= end ? offset - (end - start) + inserted : start + inserted
+        }
+        guard !intervals.isEmpty else {  // the first edit since the settle: usually the only one
+            intervals = [start...(start + inserted)]
+            return
         }
         var all = intervals.map { mapLower($0.lowerBound)...max(mapLower($0.lowerBound), mapUpper($0.upperBound)) }
         all.append(start...(start + inserted))

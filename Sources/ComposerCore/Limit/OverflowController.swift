@@ -13,6 +13,9 @@ public final class OverflowController: SettleController {
     private let perform: (SettleEffect) -> Void
     /// Ranges known to carry the tag, as of `seenSequence`.
     private var tagged: [Range<Int>] = []
+    /// Text inserted since the last settle whose tag is unknown (GTK may or may not have
+    /// extended a neighbour's to it), as of `seenSequence`.
+    private var untracked: [Range<Int>] = []
     private var seenSequence = -1
     private var reported: TraceEvent?
     public private(set) var status = LimitStatus(count: 0, provisionalCount: nil, limit: 0)
@@ -29,12 +32,16 @@ public final class OverflowController: SettleController {
 
         let boundary = limitBoundary(model)
         let overflow = boundary < document.scalarCount ? [boundary..<document.scalarCount] : []
-        let (known, unknown) = trackTagged(through: model.log.edits(after: seenSequence))
+        // Nothing since "end-user-action" tagged the typed text (the usual keystroke): the
+        // ranges are as it left them.
+        let (known, unknown) = model.log.lastEditSequence <= seenSequence
+            ? (tagged, untracked) : trackTagged(through: model.log.edits(after: seenSequence))
         seenSequence = model.log.lastSequence
         let add = RangeSet.subtract(overflow, known)
         let remove = RangeSet.subtract(RangeSet.union(known, unknown), overflow)
         if !add.isEmpty || !remove.isEmpty { perform(.overflowTag(add: add, remove: remove)) }
         tagged = overflow
+        untracked = []
 
         let event = TraceEvent.overflow(start: boundary, end: document.scalarCount,
                                         over: max(0, count - limit.limit), unit: limit.unit)
@@ -51,16 +58,20 @@ public final class OverflowController: SettleController {
     /// past the limit already. GTK does not extend a tag over text typed at the end of its
     /// run, and a tag put on at the settle throws away the paragraph layout the text view
     /// has just built, so every keystroke past the limit would lay its paragraph out twice.
-    /// The settle still computes the whole difference (and finds this part done).
+    /// What it tags is known tagged from then on: the settle computes the whole difference
+    /// and finds this part done, without asking GTK to tag it again.
     public func tagInsertedOverflow(_ model: ComposerModel) {
         guard model.document.count(in: limit.unit) > limit.limit else { return }
         let edits = model.log.edits(after: seenSequence)
         guard edits.contains(where: { !$0.inserted.isEmpty }) else { return }
         let boundary = limitBoundary(model)
-        var inserted = InsertedRanges()
-        for edit in edits { inserted.apply(edit, tagging: true) }
-        let past = inserted.ranges.filter { $0.lowerBound > boundary }
-        if !past.isEmpty { perform(.overflowTag(add: past, remove: [])) }
+        let (known, unknown) = trackTagged(through: edits)
+        let past = unknown.filter { $0.lowerBound > boundary }
+        guard !past.isEmpty else { return }
+        perform(.overflowTag(add: past, remove: []))
+        seenSequence = model.log.lastSequence
+        tagged = RangeSet.union(known, past)
+        untracked = RangeSet.subtract(unknown, past)
     }
 
     /// The last limit boundary computed, the limit it was for, and the log sequence it is
@@ -74,6 +85,9 @@ public final class OverflowController: SettleController {
     /// that grapheme's start, and an edit inside the grapheme can move it: not kept.)
     private func limitBoundary(_ model: ComposerModel) -> Int {
         let document = model.document
+        if let known = knownBoundary, known.limit == limit, model.log.lastEditSequence <= known.sequence {
+            return known.offset
+        }
         if let known = knownBoundary, known.limit == limit, known.offset < document.scalarCount,
            model.log.entries.first.map({ $0.sequence <= known.sequence + 1 }) ?? true,
            model.log.edits(after: known.sequence).allSatisfy({ $0.range.lowerBound > known.offset }) {
@@ -87,10 +101,11 @@ public final class OverflowController: SettleController {
         return offset
     }
 
-    /// Where the tagged ranges are now, and the text inserted since (tag state unknown).
+    /// Where the tagged ranges are now, and the text inserted since the last settle (tag
+    /// state unknown).
     private func trackTagged(through edits: [Edit]) -> (known: [Range<Int>], unknown: [Range<Int>]) {
         var known = InsertedRanges(ranges: tagged)
-        var unknown = InsertedRanges()
+        var unknown = InsertedRanges(ranges: untracked)
         for edit in edits {
             known.apply(edit, tagging: false)
             unknown.apply(edit, tagging: true)
@@ -104,28 +119,5 @@ public final class OverflowController: SettleController {
         var withPreedit = model.document
         withPreedit.replace(scalars: model.selection.lower..<model.selection.upper, with: preedit.text)
         return withPreedit.count(in: limit.unit)
-    }
-}
-
-/// Set operations on sorted, disjoint scalar ranges.
-enum RangeSet {
-    static func union(_ a: [Range<Int>], _ b: [Range<Int>]) -> [Range<Int>] {
-        InsertedRanges.merged(a + b)
-    }
-
-    static func subtract(_ a: [Range<Int>], _ b: [Range<Int>]) -> [Range<Int>] {
-        var result: [Range<Int>] = []
-        for range in a {
-            var pieces = [range]
-            for cut in b {
-                pieces = pieces.flatMap { piece -> [Range<Int>] in
-                    guard cut.lowerBound < piece.upperBound, piece.lowerBound < cut.upperBound else { return [piece] }
-                    return [piece.lowerBound..<max(piece.lowerBound, cut.lowerBound),
-                            min(piece.upperBound, cut.upperBound)..<piece.upperBound].filter { !$0.isEmpty }
-                }
-            }
-            result += pieces
-        }
-        return result
     }
 }

@@ -28,6 +28,7 @@ public struct EditLog: Sendable {
     public mutating func recordEdit(range: Range<Int>, removed: String, inserted: String, origin: EditOrigin) -> Edit {
         let edit = Edit(sequence: takeSequence(), range: range, removed: removed, inserted: inserted, origin: origin)
         entries.append(.edit(edit))
+        lastEditSequence = edit.sequence
         return edit
     }
 
@@ -70,6 +71,10 @@ public struct EditLog: Sendable {
 
     /// The sequence number of the newest entry (-1 when empty).
     public var lastSequence: Int { nextSequence - 1 }
+
+    /// The sequence number of the newest edit (-1 before the first): a controller that has
+    /// seen it knows the text has not changed since, without asking for the edits.
+    public private(set) var lastEditSequence = -1
 
     /// Edits recorded after the entry with sequence `sequence`, oldest first. Scans from
     /// the newest entry back, so it costs what happened since, not the whole log.
