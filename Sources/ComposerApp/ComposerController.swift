@@ -172,7 +172,9 @@ public final class ComposerController {
             let length = text.unicodeScalars.count
             model.applyInsert(at: offset(of: end) - length, text: text, origin: origins.current)
             emitLastEdit()
-            textChanged()
+            // The model moved its selection as GTK moves its marks (both right gravity):
+            // nothing to read back from the buffer before the settle.
+            scheduler.request()
         }
         // Before the default handler, while the removed text can still be read.
         onRangeDeleted(buffer.pointer, after: false) { [weak self] start, end in

@@ -304,7 +304,8 @@ final class ComposerView {
     func fitInputToText(editFrom: Int?) {
         // Asking an unallocated text view for line positions lays it out at width 0 and
         // leaves it collapsed: measure only once it is on screen (its first layout calls us).
-        guard gtk_widget_get_mapped(textView) != 0, gtk_widget_get_width(textView) > 0 else { return }
+        guard gtk_widget_get_mapped(textView) != 0, gtk_widget_get_width(textView) > 0,
+              !InputGrowth.keepsCap(editFrom: editFrom, measuredThrough: growthMeasuredThrough) else { return }
         let (bottom, lastParagraphStart) = lastParagraphBottom()
         let walk = InputGrowth.needsRemeasure(editFrom: editFrom, lastParagraphStart: lastParagraphStart,
                                               bottomMoved: bottom != fittedLastParagraphBottom,

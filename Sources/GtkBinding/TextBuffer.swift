@@ -84,9 +84,21 @@ public struct TextBuffer {
     /// paragraph layout the text view has just built for the caret. Typed text inherits the
     /// tags around it, so text typed into the overflow is usually tagged already.
     public func applyTag(_ tag: UnsafeMutablePointer<GtkTextTag>, to range: Range<Int>) {
-        guard !tagCovers(tag, range) else { return }
-        var start = iter(at: range.lowerBound), end = iter(at: range.upperBound)
+        guard !range.isEmpty else { return }
+        var start = iter(at: range.lowerBound)
+        guard !tagCovers(tag, from: start, through: range.upperBound) else { return }
+        var end = iter(after: start, at: range.upperBound)
         gtk_text_buffer_apply_tag(pointer, tag, &start, &end)
+    }
+
+    /// The iterator at `offset`, from `start` (before it) when that is near: a typed
+    /// character's range is found once, not looked up twice from the top of the B-tree.
+    private func iter(after start: GtkTextIter, at offset: Int) -> GtkTextIter {
+        var start = start
+        let distance = offset - Int(gtk_text_iter_get_offset(&start))
+        guard distance <= 64 else { return iter(at: offset) }
+        gtk_text_iter_forward_chars(&start, Int32(distance))
+        return start
     }
 
     /// Takes `tag` off `range`, and does nothing when no character there carries it: GTK
@@ -113,10 +125,14 @@ public struct TextBuffer {
     /// the tag at the range's start ends at the tag's next toggle.
     public func tagCovers(_ tag: UnsafeMutablePointer<GtkTextTag>, _ range: Range<Int>) -> Bool {
         guard !range.isEmpty else { return true }
-        var position = iter(at: range.lowerBound)
+        return tagCovers(tag, from: iter(at: range.lowerBound), through: range.upperBound)
+    }
+
+    private func tagCovers(_ tag: UnsafeMutablePointer<GtkTextTag>, from start: GtkTextIter, through end: Int) -> Bool {
+        var position = start
         guard gtk_text_iter_has_tag(&position, tag) != 0 else { return false }
         guard gtk_text_iter_forward_to_tag_toggle(&position, tag) != 0 else { return true }
-        return offset(of: &position) >= range.upperBound
+        return offset(of: &position) >= end
     }
 
     /// Takes `tag` off `remove`, then puts it on `add`: a controller's tag difference.

@@ -37,6 +37,12 @@ import Testing
         #expect(InputGrowth.needsRemeasure(editFrom: 30, lastParagraphStart: 0, bottomMoved: false, measuredThrough: 50))
         #expect(InputGrowth.needsRemeasure(editFrom: 50, lastParagraphStart: 0, bottomMoved: false, measuredThrough: 50))
         #expect(!InputGrowth.needsRemeasure(editFrom: 51, lastParagraphStart: 0, bottomMoved: false, measuredThrough: 50))
+        // Past the lines that set the cap, neither the last paragraph nor its bottom matters.
+        #expect(!InputGrowth.needsRemeasure(editFrom: 51, lastParagraphStart: 80, bottomMoved: true, measuredThrough: 50))
+        #expect(InputGrowth.keepsCap(editFrom: 51, measuredThrough: 50))
+        #expect(!InputGrowth.keepsCap(editFrom: 50, measuredThrough: 50))
+        #expect(!InputGrowth.keepsCap(editFrom: 51, measuredThrough: nil), "not full")
+        #expect(!InputGrowth.keepsCap(editFrom: nil, measuredThrough: 50), "a new width")
     }
 
     @Test func aNewWidthAlwaysRemeasures() {

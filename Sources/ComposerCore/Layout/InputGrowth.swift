@@ -31,6 +31,16 @@ public enum InputGrowth {
     public static func needsRemeasure(editFrom: Int?, lastParagraphStart: Int, bottomMoved: Bool,
                                       measuredThrough: Int?) -> Bool {
         guard let editFrom else { return true }
-        return bottomMoved || editFrom < lastParagraphStart || measuredThrough.map { editFrom <= $0 } ?? false
+        if measuredThrough != nil { return !keepsCap(editFrom: editFrom, measuredThrough: measuredThrough) }
+        return bottomMoved || editFrom < lastParagraphStart
+    }
+
+    /// Whether a full input keeps its height whatever the edit did to the text: the edit
+    /// (from `editFrom`) lies past the first `maxLines + 1` display lines, which alone set
+    /// the cap. Then nothing needs to be asked of the text view at all: typing in a long
+    /// draft costs no layout query.
+    public static func keepsCap(editFrom: Int?, measuredThrough: Int?) -> Bool {
+        guard let editFrom, let measuredThrough else { return false }
+        return editFrom > measuredThrough
     }
 }
