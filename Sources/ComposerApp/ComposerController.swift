@@ -4,12 +4,18 @@ import Dispatch
 import Foundation
 import GtkBinding
 
-/// Wires the window to the core: IM and buffer events → `ComposerModel`; settle →
-/// `SettlePipeline` → trace and widget effects. Decisions (can we send, what changed) are
-/// the core's; this class only observes and applies.
+/// The window's side of the composer: it observes the input method, the keys and the
+/// buffer, reports each observation to the core's `Composer` as an `InputEvent`, and applies
+/// the `Effect`s it returns. It decides nothing: what a key means, when to cut, colour,
+/// complete or send is the core's.
 public final class ComposerController {
     let ui = ComposerView()
-    public let model: ComposerModel
+    /// The decisions: a state machine the window feeds and obeys.
+    public let composer: Composer
+    public var model: ComposerModel { composer.model }
+    public var limit: LengthLimit { composer.limit }
+    /// The @people, #channels and :emoji: completion (seed 000).
+    public var completion: CompletionController { composer.completion }
     public let trace: TraceWriter
     /// People and channels (from `--data`): given at start (tests), or installed once
     /// loaded off the main thread (`useData`).
@@ -17,22 +23,13 @@ public final class ComposerController {
     /// Whether people, channels and emoji are installed: "ready" waits for them, so that
     /// what is typed after "ready" completes the same way in every run.
     private(set) var hasData: Bool
-    public private(set) var limit: LengthLimit
-    var limitController: LengthLimitController!
-    var overflowController: OverflowController!
     /// Send, trim and quit as GActions with their shortcuts.
     private(set) var actions: ComposerActions!
-    /// The @people, #channels and :emoji: completion (seed 000).
-    public private(set) var completion: CompletionController!
     var panelLayout: PanelLayout!
-    /// Colours @mentions, #channels and :shortcodes: in the text as you type (seed 002).
-    var highlighter: TokenHighlighter!
     var caretToolbar: CaretToolbar?
     var keyboardWatcher: DBusPropertyWatcher?
     var peerDriver: TypingPeerDriver?
     let options: ComposerOptions
-    private(set) var pipeline: SettlePipeline!
-    let origins = EditOriginTracker()
     var scheduler: SettleScheduler!
     /// Every idle and timeout of this window: cancelled when the window is destroyed.
     let sources = SourceGroup()
@@ -42,11 +39,15 @@ public final class ComposerController {
     private var emojiIndexRequested = false
     /// The edit log's sequence when the input's growth was last measured.
     private var grownAtSequence = Int.min
-    var exited = false
     var destroyed = false
-    /// Trace events of the IM's reaction to a routed key, held while the router filters it
-    /// so that the "key" line comes first, as for every other key.
-    var heldDuringFilter: [TraceEvent]?
+    /// While the window applies the composer's own edit or selection: the buffer's signals
+    /// report what the composer already did, and are not reported back. (A selection only
+    /// silences "mark-set": GTK resets the input method when the caret is set, and what the
+    /// input method does then is news.)
+    private var applyingOwnEdit = false
+    private var applyingOwnSelection = false
+    /// While the window runs a settle: a settle asked for by its effects is this one.
+    private var settling = false
     let quit: () -> Void
 
     /// - Parameter quit: ends the app after the exit event (quits the GApplication; tests
@@ -59,23 +60,19 @@ public final class ComposerController {
     }
 
     public init(options: ComposerOptions, trace: TraceWriter, data: ComposerData?, quit: @escaping () -> Void) {
-        model = ComposerModel(text: options.initialText, caret: options.caret)
-        limit = options.limit
         self.options = options
         self.trace = trace
         hasData = data != nil
         let data = data ?? .empty
         directory = data.directory
         self.quit = quit
-        scheduler = SettleScheduler(sources: sources) { [weak self] in self?.settle() }
-        scheduler.settleBeforeEachFrame(of: ui.window)
-        limitController = LengthLimitController(limit: limit) { [weak self] in self?.apply($0) }
-        overflowController = OverflowController(limit: limit) { [weak self] in self?.apply($0) }
-        completion = CompletionController(
+        let completion = CompletionController(
             sources: data.completionSources,
             recents: RecentItems(directory: URL(fileURLWithPath: options.profileDirectory)))
-        highlighter = makeHighlighter(data)
-        pipeline = makePipeline()
+        composer = Composer(text: options.initialText, caret: options.caret, limit: options.limit,
+                            completion: completion, tokens: data.tokens, traces: trace.isEnabled)
+        scheduler = SettleScheduler(sources: sources) { [weak self] in self?.settle() }
+        scheduler.settleBeforeEachFrame(of: ui.window)
         completion.onMissingSource = { [weak self] name in self?.sourceMissing(name, data: data) }
 
         ui.buffer.replaceAll(with: options.initialText)
@@ -102,13 +99,6 @@ public final class ComposerController {
         gtk_widget_grab_focus(ui.textView)
     }
 
-    /// The fixed settle order: limit → overflow → completion → highlighting → trace. The
-    /// text reporter copies the whole text per change: only when someone reads it.
-    private func makePipeline() -> SettlePipeline {
-        SettlePipeline(controllers: [limitController, overflowController, completion, highlighter]
-                       + (trace.isEnabled ? [TextChangeReporter()] : []))
-    }
-
     /// Installs people, channels and emoji that were loaded after the window opened: the
     /// next settle completes and highlights what is already typed with them, and "ready"
     /// can be announced.
@@ -116,19 +106,9 @@ public final class ComposerController {
         guard !destroyed else { return }
         directory = data.directory
         hasData = true
-        for source in data.completionSources { completion.add(source) }
-        // A new highlighter knows nothing tagged: start it from an untagged buffer.
-        for tag in ui.highlightTags.values { ui.buffer.removeTag(tag, from: 0..<ui.buffer.characterCount) }
-        highlighter = makeHighlighter(data)
-        pipeline = makePipeline()
         completion.onMissingSource = { [weak self] name in self?.sourceMissing(name, data: data) }
-        scheduler.request()
+        apply(composer.install(tokens: data.tokens, sources: data.completionSources))
         announceReadyIfFocused()
-    }
-
-    private func makeHighlighter(_ data: ComposerData) -> TokenHighlighter {
-        TokenHighlighter(people: data.directory.people.map(\.name), channels: data.directory.channels.map(\.name),
-                           shortcodes: data.emojiShortcodes) { [weak self] in self?.apply($0) }
     }
 
     /// The first emoji word: the emoji index is built now, off the main thread, and the
@@ -137,8 +117,7 @@ public final class ComposerController {
         guard name == CompletionSource.emojiName, !emojiIndexRequested else { return }
         emojiIndexRequested = data.loadEmojiSource { [weak self] handOff in
             guard let self, !destroyed else { return }
-            completion.add(handOff.source)
-            scheduler.request()
+            apply(composer.add(handOff.source))
         }
     }
 
@@ -151,7 +130,7 @@ public final class ComposerController {
     public var isSettled: Bool { !scheduler.isPending }
 
     /// Settles run so far.
-    public var settleCount: Int { scheduler.settleCount }
+    public var settleCount: Int { composer.settleCount }
 
     public func present() {
         gtk_window_present(cast(ui.window))
@@ -167,47 +146,38 @@ public final class ComposerController {
     private func observeBuffer() {
         let buffer = ui.buffer
         onTextInserted(buffer.pointer, after: true) { [weak self] end, text in
-            guard let self else { return }
+            guard let self, !applyingOwnEdit else { return }
             // After the default handler the iter points just past the inserted text.
-            let length = text.unicodeScalars.count
-            model.applyInsert(at: offset(of: end) - length, text: text, origin: origins.current)
-            emitLastEdit()
-            // The model moved its selection as GTK moves its marks (both right gravity):
-            // nothing to read back from the buffer before the settle.
-            scheduler.request()
+            forward(.inserted(offset: offset(of: end) - text.unicodeScalars.count, text: text))
         }
-        // Before the default handler, while the removed text can still be read.
+        // Before the default handler, while the removed text can still be read. The model
+        // moves its selection as GTK moves its marks: nothing to read back afterwards.
         onRangeDeleted(buffer.pointer, after: false) { [weak self] start, end in
-            guard let self else { return }
-            let range = min(offset(of: start), offset(of: end))..<max(offset(of: start), offset(of: end))
-            model.applyDelete(range: range, origin: origins.current)
-            emitLastEdit()
+            guard let self, !applyingOwnEdit else { return }
+            forward(.deleted(min(offset(of: start), offset(of: end))..<max(offset(of: start), offset(of: end))))
         }
-        onRangeDeleted(buffer.pointer, after: true) { [weak self] _, _ in self?.textChanged() }
         // A commit or paste is done, and the text view is about to lay the caret's paragraph
         // out for the input method: text typed past the limit gets its colour first.
         onSignal(buffer.pointer, "end-user-action") { [weak self] in
-            guard let self, !destroyed else { return }
-            overflowController.tagInsertedOverflow(model)
+            guard let self, !applyingOwnEdit else { return }
+            forward(.userActionEnded)
         }
         let insertMark = gtk_text_buffer_get_insert(buffer.pointer)
         let boundMark = gtk_text_buffer_get_selection_bound(buffer.pointer)
         onMarkSet(buffer.pointer) { [weak self] mark in
-            guard let self, mark == insertMark || mark == boundMark else { return }
-            syncSelection()
-            scheduler.request()
+            guard let self, !applyingOwnEdit, !applyingOwnSelection,
+                  mark == insertMark || mark == boundMark else { return }
+            forwardSelection()
         }
         // Undo and redo are buffer signals whose class handler does the work (run-last):
         // a plain handler runs before it, an "after" handler once it is done.
         for (signal, origin) in [("undo", EditOrigin.undo), ("redo", .redo)] {
-            onSignal(buffer.pointer, signal) { [weak self] in self?.origins.begin(origin) }
-            onSignal(buffer.pointer, signal, after: true) { [weak self] in self?.origins.end(origin) }
+            onSignal(buffer.pointer, signal) { [weak self] in self?.forward(.historyStarted(origin)) }
+            onSignal(buffer.pointer, signal, after: true) { [weak self] in self?.forward(.historyEnded(origin)) }
         }
         // GTK4 pastes asynchronously: paste-clipboard starts it, paste-done ends it.
-        onSignal(ui.textView, "paste-clipboard") { [weak self] in self?.origins.pasteInFlight = true }
-        onPointerSignal(buffer.pointer, "paste-done") { [weak self] _ in
-            self?.origins.pasteInFlight = false
-        }
+        onSignal(ui.textView, "paste-clipboard") { [weak self] in self?.forward(.pasteStarted) }
+        onPointerSignal(buffer.pointer, "paste-done") { [weak self] _ in self?.forward(.pasteEnded) }
         observeDrops()
     }
 
@@ -216,71 +186,29 @@ public final class ComposerController {
     private func observeDrops() {
         guard let target = controller(of: ui.textView, type: gtk_drop_target_get_type()) else { return }
         observeEmissions(of: "drop", definedOn: gtk_drop_target_get_type(), instance: target) { [weak self] _ in
-            self?.origins.holdUntilSettle(.drop)
+            self?.forward(.dropped)
         }
     }
 
     private func observeInputMethod() {
         guard let context = InputMethodContext(textView: ui.textView) else { return }
         inputMethod = context
-        context.observe { [weak self] event in self?.handle(event) }
-    }
-
-    private func emit(_ event: TraceEvent) {
-        if heldDuringFilter != nil {
-            heldDuringFilter!.append(event)
-        } else {
-            trace.emit(event)
+        context.observe { [weak self] event in
+            switch event {
+            case .preeditStart: self?.forward(.preeditStarted)
+            case .preeditChanged(let preedit): self?.forward(.preeditChanged(Preedit(preedit)))
+            case .preeditEnd: self?.forward(.preeditEnded)
+            case .commitWillInsert(let text): self?.forward(.commitStarted(text))
+            case .commitDidInsert: self?.forward(.commitEnded)
+            case .retrieveSurrounding: self?.forward(.surroundingRetrieved)
+            case let .deleteSurrounding(offset, count): self?.forward(.surroundingDeleted(offset: offset, count: count))
+            }
         }
     }
 
-    private func handle(_ event: InputMethodEvent) {
-        guard !destroyed else { return }
-        switch event {
-        case .preeditStart:
-            model.preeditStarted()
-            emit(.preeditStart)
-        case .preeditChanged(let preedit):
-            let converted = Preedit(preedit)
-            model.preeditChanged(converted)
-            emit(.preedit(converted))
-        case .preeditEnd:
-            model.preeditEnded()
-            emit(.preeditEnd)
-        case .commitWillInsert(let text):
-            emit(.commit(text))
-            origins.begin(.imCommit)
-        case .commitDidInsert:
-            origins.end(.imCommit)
-        case .retrieveSurrounding:
-            emit(.surroundingRetrieve)
-        case .deleteSurrounding(let offset, let count):
-            emit(.surroundingDelete(offset: offset, count: count))
-            origins.holdUntilSettle(.deleteSurrounding)
-        }
-        // Composing began or ended: Send and the caret toolbar follow at once, also when a
-        // nested loop holds the settle back. Everything else waits for the settle, which
-        // runs before the next frame is drawn.
-        switch event {
-        case .preeditStart, .preeditEnd: refreshControls()
-        default: break
-        }
-        scheduler.request()
-    }
-
-    /// The edit the model just recorded, as a trace event.
-    private func emitLastEdit() {
-        if case .edit(let edit)? = model.log.entries.last { emit(.edit(edit)) }
-    }
-
-    private func textChanged() {
-        syncSelection()
-        scheduler.request()
-    }
-
-    private func syncSelection() {
+    private func forwardSelection() {
         let selection = ui.buffer.selection
-        model.setSelection(anchor: selection.anchor, caret: selection.caret)
+        forward(.selectionChanged(anchor: selection.anchor, caret: selection.caret))
     }
 
     // MARK: Keys
@@ -291,58 +219,48 @@ public final class ComposerController {
     private func routeKeys() {
         captureKeyPresses(on: ui.textView) { [weak self] key in
             guard let self else { return false }
-            guard !exited else { return true }
-            origins.keyPressed()
-            guard let command = KeyCommand(keyName: key.name, shift: key.shift,
-                                           completionOpen: completion.isOpen) else {
-                trace.emit(.key(keyval: key.name, consumed: nil))
-                return false
-            }
-            let wasComposing = model.isComposing
-            heldDuringFilter = []
+            guard !composer.exited else { return true }
+            let name = key.name, shift = key.shift
+            let routed = composer.routes(keyName: name, shift: shift)
+            forward(.keyPressed(name: name, shift: shift))
+            guard routed else { return false }
             let consumed = inputMethodConsumes(key, textView: ui.textView)
-            let reaction = heldDuringFilter ?? []
-            heldDuringFilter = nil
-            trace.emit(.key(keyval: key.name, consumed: consumed))
-            reaction.forEach(trace.emit)
-            // The IM may have run a nested loop in which the app was told to exit.
-            guard !exited else { return true }
-            switch command.outcome(inputMethodConsumed: consumed, wasComposing: wasComposing) {
-            case .inputMethodTookIt, .confirmedComposition: break
-            case .perform(.send): send()
-            case .perform(.newline): insertNewline()
-            case .perform(.completionPrevious): completionChanged(completion.moveSelection(by: -1))
-            case .perform(.completionNext): completionChanged(completion.moveSelection(by: 1))
-            case .perform(.completionClose): completionChanged(completion.close())
-            case .perform(.completionAccept): acceptCompletion(nil)
-            }
+            forward(.keyFiltered(name: name, shift: shift, consumedByInputMethod: consumed))
             return true
         }
     }
 
-    private func insertNewline() {
-        guard !exited else { return }
-        origins.during(.key) { ui.buffer.insertAtCaret("\n") }
-        gtk_text_view_scroll_mark_onscreen(cast(ui.textView), gtk_text_buffer_get_insert(ui.buffer.pointer))
-    }
-
     // MARK: Settle and effects
 
-    /// Brings the model up to date and runs the controllers in their fixed order; their
-    /// trace events come before the "text" event of the same settle.
+    /// Reports `event` to the composer and applies what it decides.
+    private func forward(_ event: InputEvent) {
+        guard !destroyed else { return }
+        apply(composer.handle(event))
+    }
+
+    /// Brings the composer up to date should the buffer ever hold text it could not see
+    /// change, then settles.
+    ///
+    /// The selection is not read back: GTK reports every move of the caret it makes ("mark-set"),
+    /// and the marks it moves with an edit move as the model's do (right gravity). Debug
+    /// builds (the tests) check that on every settle.
     private func settle() {
         guard !destroyed else { return }
-        syncSelection()
-        resyncIfDiverged()
+        settling = true
+        defer { settling = false }
+        if ui.buffer.characterCount != model.document.scalarCount {
+            forward(.bufferDiverged(text: ui.buffer.text))
+            forwardSelection()
+        }
+        assert(ui.buffer.selection == (model.selection.anchor, model.selection.caret),
+               "the model's selection \(model.selection) is not the buffer's \(ui.buffer.selection)")
         // The input is fitted to the new text before the controllers tag it: the text view
         // has just laid out the caret's paragraph for the input method and still has it; a
         // new tag would make it lay the paragraph out once more.
         fitInputToText()
         let before = model.log.lastSequence
-        for event in pipeline.settle(model) { trace.emit(event) }
+        forward(.settle)
         if !model.log.edits(after: before).isEmpty { fitInputToText() }  // a limit cut
-        origins.settled()
-        refreshControls()
         // Once per settle, not per input event, and only when the completion rows or the
         // hint changed: a new input height is seen in the frame's layout phase.
         panelLayout.relayoutIfRegionsChanged()
@@ -357,98 +275,73 @@ public final class ComposerController {
         grownAtSequence = model.log.lastSequence
     }
 
-    /// The model mirrors the buffer edit by edit; if they ever disagree (a change we could
-    /// not observe), the buffer wins, recorded as a program edit so the log stays whole.
-    private func resyncIfDiverged() {
-        guard ui.buffer.characterCount != model.document.scalarCount else { return }
-        let bufferText = ui.buffer.text
-        model.applyDelete(range: 0..<model.document.scalarCount, origin: .program)
-        model.applyInsert(at: 0, text: bufferText, origin: .program)
-        syncSelection()
+    /// Applies the composer's effects, in order.
+    private func apply(_ effects: [Effect]) {
+        for effect in effects {
+            guard !destroyed else { return }
+            switch effect {
+            case let .edit(range, text):
+                applyingOwnEdit { ui.buffer.replace(range, with: text) }
+            case .clear:
+                applyingOwnEdit { ui.buffer.clearIrreversibly() }
+            case let .select(anchor, caret):
+                applyingOwnSelection = true
+                ui.buffer.select(anchor: anchor, caret: caret)
+                applyingOwnSelection = false
+            case .tag(.overflowTag(let add, let remove)):
+                ui.buffer.retag(ui.overflowTag, add: add, remove: remove)
+            case let .tag(.highlight(kind, add, remove)):
+                ui.buffer.retag(ui.highlightTags[kind]!, add: add, remove: remove)
+            case .tag(.trim):
+                break  // the composer hands cuts on as edits
+            case .trace(let event):
+                trace.emit(event)
+            case .showStatus(let status):
+                ui.show(status)
+            case let .controls(canSend, canTrim, composing):
+                actions.update(canSend: canSend, canTrim: canTrim)
+                for (_, button) in ui.caretButtons { gtk_widget_set_sensitive(button, composing ? 0 : 1) }
+            case .completionChanged:
+                panelLayout.relayout()
+            case .showLimitHint(let text):
+                ui.showLimitHint(text)
+            case .bell:
+                gtk_widget_error_bell(ui.textView)
+            case .sent(let text):
+                ui.messageList.append(text)
+            case .resetInputMethod:
+                gtk_text_view_reset_im_context(cast(ui.textView))
+            case .scrollToCaret:
+                gtk_text_view_scroll_mark_onscreen(cast(ui.textView), gtk_text_buffer_get_insert(ui.buffer.pointer))
+            case .requestSettle:
+                if !settling { scheduler.request() }
+            case .quit:
+                quit()
+            }
+        }
     }
 
-    private func refreshControls() {
-        guard !destroyed else { return }
-        actions.update(canSend: model.canSend(limit: limit), canTrim: model.canTrim(limit: limit))
-        ui.show(overflowController.status)
-        // The caret toolbar is insensitive while a composition is active.
-        for (_, button) in ui.caretButtons { gtk_widget_set_sensitive(button, model.isComposing ? 0 : 1) }
+    private func applyingOwnEdit(_ body: () -> Void) {
+        applyingOwnEdit = true
+        defer { applyingOwnEdit = false }
+        body()
     }
 
     /// Sends the committed text if the core says so; never while composing.
-    public func send() {
-        guard !exited, !destroyed else { return }
-        scheduler.settleNow()
-        let text: String
-        switch model.sendDecision(limit: limit) {
-        case .send(let message):
-            text = message
-        case .refuse(.overLimit(let over)):
-            ui.showLimitHint(limit.overLimitHint(by: over))
-            gtk_widget_error_bell(ui.textView)
-            return
-        case .refuse:
-            gtk_widget_error_bell(ui.textView)
-            return
-        }
-        ui.messageList.append(text)
-        trace.emit(.send(text))
-        origins.during(.program) { ui.buffer.clearIrreversibly() }
-        scheduler.settleNow()
-    }
+    public func send() { forward(.send) }
 
-    private func completionChanged(_ events: [TraceEvent]) {
-        events.forEach(trace.emit)
-        panelLayout.relayout()
-    }
-
-    /// Accepts row `index` (default: the selected one): replaces the prefix and query with
-    /// the item as one undoable edit of the composer's own, caret after it. The length
-    /// limit applies to it like to any insertion.
-    public func acceptCompletion(_ index: Int?) {
-        guard !exited, !destroyed else { return }
-        scheduler.settleNow()
-        guard let acceptance = completion.acceptance(of: index, in: model) else { return }
-        origins.during(.program) { ui.buffer.replace(acceptance.replaceRange, with: acceptance.text) }
-        ui.buffer.select(anchor: acceptance.caretAfter, caret: acceptance.caretAfter)
-        // The input method's idea of the surrounding text is stale after our edit.
-        gtk_text_view_reset_im_context(cast(ui.textView))
-        completionChanged(completion.didAccept(acceptance))
-        scheduler.settleNow()
-    }
-
-    /// Applies a settle controller's decision to the buffer; the buffer's signals bring
-    /// the change back into the model like any edit.
-    func apply(_ effect: SettleEffect) {
-        guard !destroyed else { return }
-        switch effect {
-        case let .trim(range, caret):
-            origins.during(.program) { ui.buffer.delete(range) }
-            ui.buffer.select(anchor: caret, caret: caret)
-        case let .overflowTag(add, remove):
-            ui.buffer.retag(ui.overflowTag, add: add, remove: remove)
-        case let .highlight(kind, add, remove):
-            ui.buffer.retag(ui.highlightTags[kind]!, add: add, remove: remove)
-        }
-    }
+    /// Accepts row `index` (default: the selected one) of the completion list.
+    public func acceptCompletion(_ index: Int?) { forward(.acceptCompletion(index: index)) }
 
     /// "Trim to limit": removes the overflow in one undoable step (never mid-composition).
-    public func trimToLimit() {
-        guard !exited, !destroyed, !model.isComposing else { return }
-        scheduler.settleNow()
-        let boundary = model.document.limitBoundary(limit.limit, in: limit.unit)
-        guard boundary < model.document.scalarCount else { return }
-        origins.during(.program) { ui.buffer.delete(boundary..<model.document.scalarCount) }
-        scheduler.settleNow()
-    }
+    public func trimToLimit() { forward(.trim) }
 
     // MARK: Window, focus, exit
 
     private func observeWindow() {
         observeFocus(of: ui.textView) { [weak self] focused in
             guard let self else { return }
-            trace.emit(.focus(in: focused))
-            if !focused { scheduler.settleNow() }
+            forward(.focusChanged(focused: focused))
             announceReadyIfFocused()
         }
         onNotify(ui.window, property: "is-active") { [weak self] in self?.announceReadyIfFocused() }
@@ -498,12 +391,20 @@ public final class ComposerController {
 
     /// Final settle, the exit event, then quit. Idempotent: closing after Ctrl+Q is one exit.
     public func exit(reason: ExitReason) {
-        guard !exited else { return }
-        exited = true
-        scheduler.settleNow()
-        trace.emit(.exit(text: model.text, caret: model.selection.caret,
-                         preedit: model.preedit?.text ?? "", reason: reason))
-        quit()
+        if destroyed {
+            // The window is gone: the composer still settles and reports its exit.
+            trace(composer.handle(.exit(reason)))
+            return
+        }
+        forward(.exit(reason))
+    }
+
+    /// Applies only the trace of `effects` (the window is gone), and quits if asked.
+    private func trace(_ effects: [Effect]) {
+        for effect in effects {
+            if case .trace(let event) = effect { trace.emit(event) }
+            if case .quit = effect { quit() }
+        }
     }
 
     /// Destroys the window (tests create and destroy many).

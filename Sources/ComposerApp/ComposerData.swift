@@ -22,6 +22,12 @@ public nonisolated struct ComposerData: @unchecked Sendable {
 
     public static let empty = ComposerData(directory: .empty, emoji: [])
 
+    /// The names the highlighter knows.
+    var tokens: TokenNames {
+        TokenNames(people: directory.people.map(\.name), channels: directory.channels.map(\.name),
+                   shortcodes: emojiShortcodes)
+    }
+
     /// Folds and indexes `directory` and `emoji` for completion.
     public init(directory: Directory, emoji: [EmojiEntry]) {
         self.directory = directory

@@ -44,7 +44,7 @@ struct KeyCost {
         mangled == "main" || mangled.hasPrefix("$s13keystroke_cpu") || mangled.hasPrefix("ccallgrind_")
     }
 
-    static let insertTextLabel = "\"insert-text\" handler (model.applyInsert)"
+    static let insertTextLabel = "\"insert-text\" handler (the edit into the composer's model)"
 
     /// A readable name for an entry point of the composer.
     static func entryLabel(_ demangled: String) -> String {
@@ -52,10 +52,10 @@ struct KeyCost {
             ("onTextInserted", insertTextLabel),
             ("onRangeDeleted", "\"delete-range\" handlers"),
             ("onMarkSet", "\"mark-set\" handler"),
-            ("observeEmissions", "input method emission hooks (commit → refreshControls)"),
-            ("onStringSignal", "input method \"commit\" handler (→ refreshControls)"),
+            ("observeEmissions", "input method emission hooks (commit, surrounding text → the composer)"),
+            ("onStringSignal", "input method \"commit\" handler (→ the composer)"),
             (".onSignal<", "plain signal handlers (\"end-user-action\": colours text typed past the limit)"),
-            ("MainLoop.idle", "idles: the settle (pipeline, refreshControls, relayout, input growth)"),
+            ("MainLoop.idle", "idles: the settle (controllers, effects on the widgets, relayout, input growth)"),
             ("MainLoop.timeout", "timeouts"),
             ("onEveryFrame", "frame tick callbacks"),
             ("releaseOnClosureDestroy", "closure releases"),

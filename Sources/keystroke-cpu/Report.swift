@@ -26,8 +26,8 @@ func markdownReport(_ results: [(bytes: Int, measurement: Measurement)]) -> (tex
         + "every typed character also extends the overflow colour (the overflow controller's busiest case). "
         + "Frame-clock cycles (paint, layout, tick callbacks) run at "
         + "the display's pace, not per key, and are left out. *Controllers*: the composer's code entered from "
-        + "GTK (buffer and input method handlers, the settle: `SettlePipeline.settle`, `refreshControls`, "
-        + "`PanelLayout.relayout`, input growth) and the GTK calls it makes. *GtkTextBuffer insert*: "
+        + "GTK (buffer and input method handlers reporting to `Composer.handle`, the settle: `SettlePipeline.settle`, "
+        + "the effects on the widgets, `PanelLayout.relayout`, input growth) and the GTK calls it makes. *GtkTextBuffer insert*: "
         + "`gtk_text_buffer_insert_interactive` inclusive, minus our \"insert-text\" handler inside it. "
         + "*GTK's keystroke*: everything else in the keystroke (the text view's commit, insert, caret and "
         + "input-method bookkeeping): what a plain GtkTextView does for the same key.")

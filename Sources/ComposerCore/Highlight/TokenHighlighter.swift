@@ -475,12 +475,3 @@ extension HighlightKind {
         }
     }
 }
-
-extension EditLog.Entry {
-    var sequence: Int {
-        switch self {
-        case .edit(let edit): edit.sequence
-        case .settle(let mark): mark.sequence
-        }
-    }
-}

@@ -23,10 +23,12 @@ public final class LengthLimitController: SettleController {
               model.document.count(in: limit.unit) > limit.limit else { return }
         let inserted = model.log.insertedInLastQuietWindow(origins: Self.trimmedOrigins)
         let cuts = LimitTrim.cuts(in: model.document, inserted: inserted, limit: limit.limit, unit: limit.unit)
-        for cut in cuts {
-            let removed = model.document.substring(scalars: cut)
+        // Everything is read from the text as the settle found it, before the first cut
+        // changes it; the cuts come last-first, so each one's offsets stay true.
+        let removed = cuts.map { model.document.substring(scalars: $0) }
+        for (cut, text) in zip(cuts, removed) {
             perform(.trim(range: cut, caret: cut.lowerBound))
-            events.append(.limit(removed: removed, at: cut.lowerBound))
+            events.append(.limit(removed: text, at: cut.lowerBound))
         }
     }
 }

@@ -90,7 +90,7 @@ public final class OverflowController: SettleController {
         }
         if let known = knownBoundary, known.limit == limit, known.offset < document.scalarCount,
            model.log.entries.first.map({ $0.sequence <= known.sequence + 1 }) ?? true,
-           model.log.edits(after: known.sequence).allSatisfy({ $0.range.lowerBound > known.offset }) {
+           model.log.editsAfter(known.sequence, allSatisfy: { $0.range.lowerBound > known.offset }) {
             knownBoundary?.sequence = model.log.lastSequence
             return known.offset
         }

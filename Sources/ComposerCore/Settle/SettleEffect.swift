@@ -1,6 +1,5 @@
-/// What a settle controller asks the toolkit to do. The controller decides; the app
-/// applies the effect to the GtkTextBuffer, whose signals bring the change back into the
-/// model like any other edit (data flows one way).
+/// What a settle controller decides. The `Composer` makes a cut in its model at once and
+/// hands it to the window as an edit of its own; tags go to the window as they are.
 public enum SettleEffect: Equatable, Sendable {
     /// Delete `range` as the composer's own edit, as one undoable step, and put the caret
     /// at `caret`.

@@ -76,6 +76,16 @@ public struct EditLog: Sendable {
     /// seen it knows the text has not changed since, without asking for the edits.
     public private(set) var lastEditSequence = -1
 
+    /// Whether every edit recorded after sequence `sequence` satisfies `condition` (true
+    /// when there is none), newest first, without collecting them.
+    public func editsAfter(_ sequence: Int, allSatisfy condition: (Edit) -> Bool) -> Bool {
+        for entry in entries.reversed() {
+            guard entry.sequence > sequence else { return true }
+            if case .edit(let edit) = entry, !condition(edit) { return false }
+        }
+        return true
+    }
+
     /// Edits recorded after the entry with sequence `sequence`, oldest first. Scans from
     /// the newest entry back, so it costs what happened since, not the whole log.
     public func edits(after sequence: Int) -> [Edit] {
@@ -135,5 +145,15 @@ public struct EditLog: Sendable {
         entries.removeFirst(excess)
         lastQuietIndex = lastQuietIndex.map { $0 - excess }
         previousQuietIndex = previousQuietIndex.map { $0 - excess }
+    }
+}
+
+extension EditLog.Entry {
+    /// The position in the log of an edit or a settle mark.
+    var sequence: Int {
+        switch self {
+        case .edit(let edit): edit.sequence
+        case .settle(let mark): mark.sequence
+        }
     }
 }

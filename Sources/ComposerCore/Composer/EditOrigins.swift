@@ -1,13 +1,11 @@
-import ComposerCore
-
 /// Attributes each buffer change to what caused it.
 ///
 /// GtkTextBuffer reports *that* text changed, never *why*. The cause is known just before:
 /// an IM commit or delete-surrounding emission (seen by emission hooks), an undo/redo
-/// signal, a paste in flight, a drop, or our own programmatic edit. Whatever changes the
+/// signal, a paste in flight, a drop, or the composer's own edit. Whatever changes the
 /// buffer with none of those in force came from a key the text view handled itself
-/// (Backspace, Delete, a newline).
-final class EditOriginTracker {
+/// (Backspace, Delete, a newline). The composer keeps it from the input events.
+final class EditOrigins {
     /// An origin whose end we observe (commit, undo, redo, program).
     private var scoped: [EditOrigin] = []
     /// An origin whose end we cannot observe (delete-surrounding, drop): it holds until the

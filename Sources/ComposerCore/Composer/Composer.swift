@@ -1,0 +1,391 @@
+/// The composer's decisions as a state machine: `handle(InputEvent) -> [Effect]`.
+///
+/// The window observes the input method, the keys and the buffer and reports what it saw;
+/// the composer updates its model and returns what the window must do, in order. A test or
+/// a recorded transcript drives it the same way, without a display.
+///
+/// Its own edits (a limit cut, an accepted completion, a newline, clearing after a send)
+/// are made in the model first and then handed to the window as `.edit` effects, which the
+/// window applies without reporting them back: data flows one way, and a settle never
+/// re-enters itself through the buffer's signals. A settle runs in phases: text edits first
+/// (the hard limit's cuts), then decorations (overflow, completion, highlighting) and the
+/// trace, all on the text as the edits left it.
+public final class Composer {
+    public let model: ComposerModel
+    /// The one limit: the controllers, the commands and the counter read it here.
+    public let limit: LengthLimit
+    /// The @people, #channels and :emoji: completion (seed 000).
+    public let completion: CompletionController
+    /// Colours @mentions, #channels and :shortcodes: as they are typed (seed 002).
+    public private(set) var highlighter: TokenHighlighter
+    public let overflow: OverflowController
+    private let limitController: LengthLimitController
+    /// The trace's "text" reporter, kept when the highlighter is replaced: the same text is
+    /// not reported twice.
+    private let textReporter: TextChangeReporter?
+    private let traces: Bool
+    private var pipeline: SettlePipeline
+    private let origins = EditOrigins()
+    private let sink: EffectSink
+
+    /// The effects of the event being handled (or last handled).
+    private var effects: [Effect] = []
+    private var handling = false
+    private var settling = false
+    /// Trace events of the input method's reaction to a routed key, held while the window
+    /// filters it, so that the "key" line comes first, as for every other key.
+    private var heldTrace: [TraceEvent]?
+    /// What a routed key meant when it was pressed, until the input method has had it.
+    private var pressedKey: (command: KeyCommand, wasComposing: Bool)?
+    public private(set) var exited = false
+    /// Settles run so far.
+    public private(set) var settleCount = 0
+
+    /// - Parameters:
+    ///   - tokens: the names the highlighter knows (people, channels, shortcodes).
+    ///   - traces: whether anyone reads the trace: without, no `.trace` effect is made (and
+    ///     no "text" event, which copies the whole text), so typing costs less.
+    public init(text: String = "", caret: Int? = nil, limit: LengthLimit = LengthLimit(),
+                completion: CompletionController = CompletionController(sources: []),
+                tokens: TokenNames = TokenNames(), traces: Bool = true) {
+        model = ComposerModel(text: text, caret: caret)
+        self.limit = limit
+        self.completion = completion
+        self.traces = traces
+        textReporter = traces ? TextChangeReporter() : nil
+        let sink = EffectSink()
+        self.sink = sink
+        limitController = LengthLimitController(limit: limit) { sink.perform($0) }
+        overflow = OverflowController(limit: limit) { sink.perform($0) }
+        highlighter = Self.makeHighlighter(tokens, sink: sink)
+        pipeline = SettlePipeline(controllers: [])
+        pipeline = makePipeline()
+        sink.perform = { [unowned self] in self.perform($0) }
+    }
+
+    /// Whether the window should route this key (filter it through the input method
+    /// itself and report `keyFiltered`): the keys that send, break the line or work the
+    /// completion list. Every other key is the text view's.
+    public func routes(keyName: String, shift: Bool) -> Bool {
+        KeyCommand(keyName: keyName, shift: shift, completionOpen: completion.isOpen) != nil
+    }
+
+    /// Handles one input event and returns what the window must do, in order. Never called
+    /// from inside itself: the window applies the effects after it returns.
+    public func handle(_ event: InputEvent) -> [Effect] {
+        precondition(!handling, "Composer.handle re-entered: the window must apply effects after it returns")
+        handling = true
+        defer { handling = false }
+        // One buffer for every event: the window has let go of the last result by now, so
+        // emptying it keeps its storage (typing makes no array per event).
+        effects.removeAll(keepingCapacity: true)
+        dispatch(event)
+        return effects
+    }
+
+    /// New people, channels and emoji (loaded after the window opened): the next settle
+    /// completes and highlights what is already typed with them.
+    public func install(tokens: TokenNames, sources: [CompletionSource]) -> [Effect] {
+        for source in sources { completion.add(source) }
+        // A new highlighter knows nothing tagged: start it from an untagged buffer.
+        let all = 0..<model.document.scalarCount
+        var result = HighlightKind.allCases.map { Effect.tag(.highlight(kind: $0, add: [], remove: [all])) }
+        highlighter = Self.makeHighlighter(tokens, sink: sink)
+        pipeline = makePipeline()
+        result.append(.requestSettle)
+        return result
+    }
+
+    /// A completion source built after the window opened (the emoji index, on first use).
+    public func add(_ source: CompletionSource) -> [Effect] {
+        completion.add(source)
+        return [.requestSettle]
+    }
+
+    // MARK: Events
+
+    private func dispatch(_ event: InputEvent) {
+        switch event {
+        case .preeditStarted:
+            model.preeditStarted()
+            trace(.preeditStart)
+            // Send and the caret toolbar follow composing at once, also when a nested loop
+            // holds the settle back.
+            showControls()
+            effects.append(.requestSettle)
+        case .preeditChanged(let preedit):
+            model.preeditChanged(preedit)
+            trace(.preedit(preedit))
+            effects.append(.requestSettle)
+        case .preeditEnded:
+            model.preeditEnded()
+            trace(.preeditEnd)
+            showControls()
+            effects.append(.requestSettle)
+        case .commitStarted(let text):
+            trace(.commit(text))
+            origins.begin(.imCommit)
+            effects.append(.requestSettle)
+        case .commitEnded:
+            origins.end(.imCommit)
+            effects.append(.requestSettle)
+        case .surroundingRetrieved:
+            trace(.surroundingRetrieve)
+            effects.append(.requestSettle)
+        case let .surroundingDeleted(offset, count):
+            trace(.surroundingDelete(offset: offset, count: count))
+            origins.holdUntilSettle(.deleteSurrounding)
+            effects.append(.requestSettle)
+        case let .keyPressed(name, shift):
+            keyPressed(name: name, shift: shift)
+        case let .keyFiltered(name, shift, consumed):
+            keyFiltered(name: name, shift: shift, consumed: consumed)
+        case let .inserted(offset, text):
+            traceEdit { model.applyInsert(at: offset, text: text, origin: origins.current) }
+            effects.append(.requestSettle)
+        case .deleted(let range):
+            traceEdit { model.applyDelete(range: range, origin: origins.current) }
+            effects.append(.requestSettle)
+        case .userActionEnded:
+            overflow.tagInsertedOverflow(model)
+        case .historyStarted(let origin):
+            origins.begin(origin)
+        case .historyEnded(let origin):
+            origins.end(origin)
+        case .pasteStarted:
+            origins.pasteInFlight = true
+        case .pasteEnded:
+            origins.pasteInFlight = false
+        case .dropped:
+            origins.holdUntilSettle(.drop)
+        case let .selectionChanged(anchor, caret):
+            guard TextSelection(anchor: anchor, caret: caret) != model.selection else { return }
+            model.setSelection(anchor: anchor, caret: caret)
+            effects.append(.requestSettle)
+        case .bufferDiverged(let text):
+            model.applyDelete(range: 0..<model.document.scalarCount, origin: .program)
+            model.applyInsert(at: 0, text: text, origin: .program)
+            effects.append(.requestSettle)
+        case .focusChanged(let focused):
+            trace(.focus(in: focused))
+            if !focused { settle() }
+        case .settle:
+            settle()
+        case .send:
+            send()
+        case .trim:
+            trimToLimit()
+        case .acceptCompletion(let index):
+            acceptCompletion(index)
+        case .exit(let reason):
+            exit(reason)
+        }
+    }
+
+    private func keyPressed(name: String, shift: Bool) {
+        guard !exited else { return }
+        origins.keyPressed()
+        guard let command = KeyCommand(keyName: name, shift: shift, completionOpen: completion.isOpen) else {
+            trace(.key(keyval: name, consumed: nil))
+            return
+        }
+        pressedKey = (command, model.isComposing)
+        heldTrace = []
+    }
+
+    private func keyFiltered(name: String, shift: Bool, consumed: Bool) {
+        let pressed = pressedKey
+            ?? KeyCommand(keyName: name, shift: shift, completionOpen: completion.isOpen).map { ($0, model.isComposing) }
+        pressedKey = nil
+        let held = heldTrace ?? []
+        heldTrace = nil
+        trace(.key(keyval: name, consumed: consumed))
+        for event in held { trace(event) }
+        // The input method may have run a nested loop in which the composer was told to exit.
+        guard !exited, let pressed else { return }
+        switch pressed.command.outcome(inputMethodConsumed: consumed, wasComposing: pressed.wasComposing) {
+        case .inputMethodTookIt, .confirmedComposition: break
+        case .perform(.send): send()
+        case .perform(.newline): insertNewline()
+        case .perform(.completionPrevious): completionChanged(completion.moveSelection(by: -1))
+        case .perform(.completionNext): completionChanged(completion.moveSelection(by: 1))
+        case .perform(.completionClose): completionChanged(completion.close())
+        case .perform(.completionAccept): acceptCompletion(nil)
+        }
+    }
+
+    // MARK: Settle
+
+    /// Phase 1 edits the text (the hard limit's cuts, made in the model at once and handed
+    /// on as effects); phase 2 decorates the text the edits left (overflow, completion,
+    /// highlighting) and reports it. Never re-entered: nothing it does reaches the buffer
+    /// before it returns.
+    private func settle() {
+        guard !settling else { return }
+        settling = true
+        defer { settling = false }
+        settleCount += 1
+        for event in pipeline.settle(model) { trace(event) }  // the controllers' own reports
+        origins.settled()
+        showControls()
+    }
+
+    /// The last controls and status handed on: the same again is not news.
+    private var shownControls: Effect?
+    private var shownStatus: LimitStatus?
+
+    private func showControls() {
+        let controls = Effect.controls(canSend: model.canSend(limit: limit), canTrim: model.canTrim(limit: limit),
+                                       composing: model.isComposing)
+        if controls != shownControls {
+            shownControls = controls
+            effects.append(controls)
+        }
+        if overflow.status != shownStatus {
+            shownStatus = overflow.status
+            effects.append(.showStatus(overflow.status))
+        }
+    }
+
+    /// A settle controller's decision. Cuts are edits of the composer's own; tags go to
+    /// the window as they are.
+    private func perform(_ effect: SettleEffect) {
+        switch effect {
+        case let .trim(range, caret):
+            edit(range, with: "", origin: .program)
+            select(caret)
+        case .overflowTag, .highlight:
+            effects.append(.tag(effect))
+        }
+    }
+
+    // MARK: Commands
+
+    /// Sends the committed text if the model says so; never while composing.
+    private func send() {
+        guard !exited else { return }
+        settle()
+        switch model.sendDecision(limit: limit) {
+        case .send(let message):
+            effects.append(.sent(message))
+            trace(.send(message))
+            traceEdit { model.applyDelete(range: 0..<model.document.scalarCount, origin: .program) }
+            effects.append(.clear)
+            settle()
+        case .refuse(.overLimit(let over)):
+            effects.append(.showLimitHint(limit.overLimitHint(by: over)))
+            effects.append(.bell)
+        case .refuse:
+            effects.append(.bell)
+        }
+    }
+
+    /// "Trim to limit": removes the overflow in one undoable step (never mid-composition).
+    private func trimToLimit() {
+        guard !exited, !model.isComposing else { return }
+        settle()
+        let boundary = model.document.limitBoundary(limit.limit, in: limit.unit)
+        guard boundary < model.document.scalarCount else { return }
+        edit(boundary..<model.document.scalarCount, with: "", origin: .program)
+        settle()
+    }
+
+    /// Accepts row `index` (default: the selected one): replaces the prefix and query with
+    /// the item as one undoable edit of the composer's own, caret after it. The length
+    /// limit applies to it like to any insertion.
+    private func acceptCompletion(_ index: Int?) {
+        guard !exited else { return }
+        settle()
+        guard let acceptance = completion.acceptance(of: index, in: model) else { return }
+        edit(acceptance.replaceRange, with: acceptance.text, origin: .program)
+        select(acceptance.caretAfter)
+        effects.append(.resetInputMethod)
+        completionChanged(completion.didAccept(acceptance))
+        settle()
+    }
+
+    /// Shift+Enter: a line break where the caret is, replacing the selection, as typing it
+    /// would.
+    private func insertNewline() {
+        edit(model.selection.lower..<model.selection.upper, with: "\n", origin: .key)
+        effects.append(.scrollToCaret)
+        effects.append(.requestSettle)
+    }
+
+    private func completionChanged(_ events: [TraceEvent]) {
+        for event in events { trace(event) }
+        effects.append(.completionChanged)
+    }
+
+    /// Final settle, the exit event, then quit. Once: closing after Ctrl+Q is one exit.
+    private func exit(_ reason: ExitReason) {
+        guard !exited else { return }
+        exited = true
+        settle()
+        trace(.exit(text: model.text, caret: model.selection.caret, preedit: model.preedit?.text ?? "", reason: reason))
+        effects.append(.quit)
+    }
+
+    // MARK: Helpers
+
+    /// An edit of the composer's own: made in the model now (the buffer follows).
+    private func edit(_ range: Range<Int>, with text: String, origin: EditOrigin) {
+        traceEdit { model.applyDelete(range: range, origin: origin) }
+        traceEdit { model.applyInsert(at: range.lowerBound, text: text, origin: origin) }
+        effects.append(.edit(range: range, text: text))
+    }
+
+    private func select(_ caret: Int) {
+        model.setSelection(anchor: caret, caret: caret)
+        effects.append(.select(anchor: caret, caret: caret))
+    }
+
+    private func trace(_ event: @autoclosure () -> TraceEvent) {
+        guard traces else { return }
+        if heldTrace != nil {
+            heldTrace!.append(event())
+        } else {
+            effects.append(.trace(event()))
+        }
+    }
+
+    /// Makes an edit in the model and traces it, if it recorded one (an empty insertion or
+    /// deletion records nothing).
+    private func traceEdit(_ body: () -> Void) {
+        let before = model.log.lastEditSequence
+        body()
+        guard traces, model.log.lastEditSequence != before, case .edit(let edit)? = model.log.entries.last else { return }
+        trace(.edit(edit))
+    }
+
+    /// The fixed settle order: limit (edits) → overflow → completion → highlighting →
+    /// trace (decorations).
+    private func makePipeline() -> SettlePipeline {
+        SettlePipeline(controllers: [limitController, overflow, completion, highlighter] + (textReporter.map { [$0] } ?? []))
+    }
+
+    private static func makeHighlighter(_ tokens: TokenNames, sink: EffectSink) -> TokenHighlighter {
+        TokenHighlighter(people: tokens.people, channels: tokens.channels, shortcodes: tokens.shortcodes) {
+            sink.perform($0)
+        }
+    }
+}
+
+/// The names the highlighter knows: people's handles, channel names, emoji shortcodes.
+public struct TokenNames: Sendable {
+    public var people: [String]
+    public var channels: [String]
+    public var shortcodes: [String]
+
+    public init(people: [String] = [], channels: [String] = [], shortcodes: [String] = []) {
+        self.people = people
+        self.channels = channels
+        self.shortcodes = shortcodes
+    }
+}
+
+/// Where the settle controllers' decisions go: the composer, once it exists (the
+/// controllers are made before it).
+private final class EffectSink {
+    var perform: (SettleEffect) -> Void = { _ in }
+}

@@ -1,0 +1,36 @@
+/// What the composer asks of the window, in order. The window applies each as it comes
+/// and decides nothing itself.
+public enum Effect: Equatable, Sendable {
+    /// Replace scalar `range` of the buffer with `text` as one undoable step. The composer
+    /// has already made the edit in its model: the window must not report it back.
+    case edit(range: Range<Int>, text: String)
+    /// Empty the buffer as a step the user cannot undo (the text was sent).
+    case clear
+    /// Put the selection (and the caret) here.
+    case select(anchor: Int, caret: Int)
+    /// Retag text: the overflow or a highlight kind.
+    case tag(SettleEffect)
+    /// Write a trace event.
+    case trace(TraceEvent)
+    /// Show the counter for this status (and the Trim button with it).
+    case showStatus(LimitStatus)
+    /// Which commands can run now, and whether a composition is in progress (the caret
+    /// toolbar waits for it to end).
+    case controls(canSend: Bool, canTrim: Bool, composing: Bool)
+    /// The completion list changed (opened, narrowed, moved, closed): show it again.
+    case completionChanged
+    /// Explain why the message was not sent.
+    case showLimitHint(String)
+    /// The user's action cannot be done (the error bell).
+    case bell
+    /// The message was sent: show it in the list.
+    case sent(String)
+    /// The input method's idea of the text is stale after the composer's own edit.
+    case resetInputMethod
+    /// Keep the caret in view (after a newline).
+    case scrollToCaret
+    /// Settle once the current event is fully handled.
+    case requestSettle
+    /// The composer is done: quit after the exit event.
+    case quit
+}

@@ -1,0 +1,66 @@
+/// What the window observed, in the order it happened: the only way into the composer's
+/// decisions (`Composer.handle`). A window, a test and a recorded transcript produce the
+/// same events, so they drive the composer the same way.
+public enum InputEvent: Equatable, Sendable {
+    // MARK: The input method (handlers and emission hooks of the text view's IM context)
+
+    case preeditStarted
+    case preeditChanged(Preedit)
+    case preeditEnded
+    /// The input method commits `text`; the text view inserts it next.
+    case commitStarted(String)
+    /// The text view inserted the committed text.
+    case commitEnded
+    /// The input method read the text around the caret.
+    case surroundingRetrieved
+    /// The input method deletes text around the caret (characters from the caret); the text
+    /// view deletes it next.
+    case surroundingDeleted(offset: Int, count: Int)
+
+    // MARK: Keys
+
+    /// A key was pressed (before anyone handled it). If the composer routes it
+    /// (`Composer.routes`), the window filters it through the input method and reports
+    /// `keyFiltered`; otherwise the text view has it.
+    case keyPressed(name: String, shift: Bool)
+    /// A routed key after the input method saw it: whether the input method consumed it.
+    case keyFiltered(name: String, shift: Bool, consumedByInputMethod: Bool)
+
+    // MARK: The text buffer
+
+    /// The buffer inserted `text` at scalar offset `offset` (any cause but the composer's
+    /// own edits, which the window applies without reporting them back).
+    case inserted(offset: Int, text: String)
+    /// The buffer deleted scalar `range`.
+    case deleted(Range<Int>)
+    /// A user action on the buffer (a commit, a paste, a typed key) is complete.
+    case userActionEnded
+    /// Undo or redo starts or ends changing the buffer.
+    case historyStarted(EditOrigin)
+    case historyEnded(EditOrigin)
+    /// A paste was asked for; the clipboard's text arrives later (GTK4 pastes asynchronously).
+    case pasteStarted
+    case pasteEnded
+    /// Something is dropped on the text.
+    case dropped
+    /// The selection or the caret moved (scalar offsets).
+    case selectionChanged(anchor: Int, caret: Int)
+    /// The buffer holds other text than the composer knows (a change it could not see):
+    /// the buffer wins.
+    case bufferDiverged(text: String)
+
+    // MARK: The window
+
+    case focusChanged(focused: Bool)
+    /// Input has settled: the current event is fully handled (an idle, or the frame's
+    /// before-paint phase). Decisions are made now.
+    case settle
+
+    // MARK: Commands (buttons, shortcuts, the completion list)
+
+    case send
+    case trim
+    /// Accept completion row `index` (nil: the selected one).
+    case acceptCompletion(index: Int?)
+    case exit(ExitReason)
+}

@@ -1,0 +1,233 @@
+@testable import ComposerCore
+import Testing
+
+/// The composer as a state machine, driven by input events the way the window drives it,
+/// with a buffer of its own that applies the effects (the window's part, without GTK).
+private final class Window {
+    let composer: Composer
+    /// The buffer as the window would hold it after applying every effect.
+    private(set) var buffer: [Unicode.Scalar]
+    private(set) var effects: [Effect] = []
+
+    init(_ text: String = "", limit: LengthLimit = LengthLimit(), completion: CompletionController? = nil,
+         traces: Bool = true) {
+        composer = Composer(text: text, limit: limit,
+                            completion: completion ?? CompletionController(sources: []), traces: traces)
+        buffer = Array(text.unicodeScalars)
+    }
+
+    var text: String { composer.model.text }
+    var bufferText: String { String(String.UnicodeScalarView(buffer)) }
+
+    /// Reports `event` and applies the effects; returns them.
+    @discardableResult
+    func send(_ event: InputEvent) -> [Effect] {
+        let result = composer.handle(event)
+        effects += result
+        for effect in result {
+            if case let .edit(range, text) = effect {
+                buffer.replaceSubrange(range, with: Array(text.unicodeScalars))
+            }
+            if case .clear = effect { buffer = [] }
+        }
+        return result
+    }
+
+    /// What the text view does for a key it handles itself: the buffer changes, the window
+    /// reports it.
+    func type(_ text: String) {
+        let caret = composer.model.selection.caret
+        buffer.insert(contentsOf: Array(text.unicodeScalars), at: caret)
+        send(.inserted(offset: caret, text: text))
+        send(.userActionEnded)
+    }
+
+    /// An input method commit, as GTK reports it.
+    func commit(_ text: String) {
+        send(.commitStarted(text))
+        let caret = composer.model.selection.caret
+        buffer.insert(contentsOf: Array(text.unicodeScalars), at: caret)
+        send(.inserted(offset: caret, text: text))
+        send(.commitEnded)
+        send(.userActionEnded)
+    }
+
+    var traced: [TraceEvent] { effects.compactMap { if case .trace(let event) = $0 { event } else { nil } } }
+
+    var edits: [Edit] { traced.compactMap { if case .edit(let edit) = $0 { edit } else { nil } } }
+}
+
+@Suite("Composer: input events in, effects out")
+struct ComposerTests {
+    @Test func typedTextIsInTheModelAndAsksForASettle() {
+        let window = Window()
+        window.type("hi")
+        #expect(window.text == "hi")
+        #expect(window.effects.contains(.requestSettle))
+        #expect(window.edits.map(\.origin) == [.key])
+        let settled = window.send(.settle)
+        #expect(settled.contains(.controls(canSend: true, canTrim: false, composing: false)))
+        #expect(settled.contains { if case .showStatus(let status) = $0 { status.count == 2 } else { false } })
+    }
+
+    @Test func everyEditCarriesItsOrigin() {
+        let window = Window()
+        window.commit("日本")
+        window.send(.pasteStarted)
+        window.type("x")
+        window.send(.pasteEnded)
+        window.send(.historyStarted(.undo))
+        window.send(.deleted(2..<3))
+        window.send(.deleted(7..<9))  // past the end: nothing is deleted, nothing reported
+        window.send(.historyEnded(.undo))
+        window.type("y")
+        #expect(window.edits.map(\.origin) == [.imCommit, .paste, .undo, .key])
+    }
+
+    /// Seed 004 in hard mode: the cut is the composer's own edit, made in the model at
+    /// once and handed on; the settle then colours and reports the text the cut left, and
+    /// a second settle finds nothing to do (the cut is not reported back).
+    @Test func aHardLimitCutIsAnEditOfTheComposersOwnInOneSettle() {
+        let window = Window("abc", limit: LengthLimit(limit: 4, mode: .hard))
+        window.send(.settle)
+        window.commit("def")
+        let settled = window.send(.settle)
+        #expect(window.text == "abcd")
+        #expect(window.bufferText == "abcd", "the window's buffer follows the effects")
+        let edit = settled.firstIndex(of: .edit(range: 4..<6, text: ""))
+        #expect(edit != nil)
+        #expect(settled.contains(.select(anchor: 4, caret: 4)))
+        let limitEvent = settled.firstIndex(of: .trace(.limit(removed: "ef", at: 4)))
+        #expect(limitEvent != nil && edit! < limitEvent!, "the cut comes before what the settle reports")
+        #expect(window.edits.last?.origin == .program)
+        let again = window.send(.settle)
+        #expect(!again.contains { if case .edit = $0 { true } else { false } }, "nothing is cut twice")
+    }
+
+    /// The "key" line comes first: what the input method does while a routed key is with it
+    /// is held until the window reports the key filtered.
+    @Test func aRoutedKeysTraceComesBeforeWhatTheInputMethodDidWithIt() {
+        let window = Window()
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "に", cursor: 1, segments: [])))
+        #expect(window.composer.routes(keyName: "Return", shift: false))
+        let pressed = window.send(.keyPressed(name: "Return", shift: false))
+        #expect(pressed.isEmpty)
+        let during = window.send(.preeditEnded) + window.send(.commitStarted("に"))
+        #expect(!during.contains { if case .trace = $0 { true } else { false } })
+        window.send(.inserted(offset: 0, text: "に"))
+        window.send(.commitEnded)
+        let filtered = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: true))
+        let names = filtered.compactMap { if case .trace(let event) = $0 { event.name } else { nil } }
+        #expect(names == ["key", "preedit-end", "commit", "edit"])
+        #expect(!filtered.contains { if case .sent = $0 { true } else { false } }, "Enter that confirms never sends")
+        #expect(window.text == "に")
+    }
+
+    @Test func enterWhileComposingOnlyConfirmsEvenWhenTheInputMethodLetsItThrough() {
+        let window = Window("안")
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "녕", cursor: 1, segments: [])))
+        window.send(.keyPressed(name: "Return", shift: false))
+        let filtered = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
+        #expect(!filtered.contains { if case .sent = $0 { true } else { false } })
+    }
+
+    @Test func anUnroutedKeyIsTracedAndLeftToTheTextView() {
+        let window = Window()
+        #expect(!window.composer.routes(keyName: "a", shift: false))
+        #expect(window.send(.keyPressed(name: "a", shift: false)) == [.trace(.key(keyval: "a", consumed: nil))])
+    }
+
+    @Test func enterSendsAndEmptiesTheInput() {
+        let window = Window("hello")
+        window.send(.keyPressed(name: "Return", shift: false))
+        let effects = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
+        #expect(effects.contains(.sent("hello")))
+        #expect(effects.contains(.trace(.send("hello"))))
+        #expect(effects.contains(.clear))
+        #expect(window.text.isEmpty)
+        #expect(window.bufferText.isEmpty)
+    }
+
+    @Test func sendOverASoftLimitExplainsAndRings() {
+        let window = Window("abcdef", limit: LengthLimit(limit: 4))
+        let effects = window.send(.send)
+        #expect(effects.contains(.showLimitHint(LengthLimit(limit: 4).overLimitHint(by: 2))))
+        #expect(effects.contains(.bell))
+        #expect(window.text == "abcdef")
+    }
+
+    @Test func shiftEnterBreaksTheLineWhereTheCaretIs() {
+        let window = Window("ab")
+        window.send(.selectionChanged(anchor: 1, caret: 1))
+        window.send(.keyPressed(name: "Return", shift: true))
+        let effects = window.send(.keyFiltered(name: "Return", shift: true, consumedByInputMethod: false))
+        #expect(effects.contains(.edit(range: 1..<1, text: "\n")))
+        #expect(effects.contains(.scrollToCaret))
+        #expect(window.text == "a\nb")
+        #expect(window.edits.last?.origin == .key)
+    }
+
+    @Test func trimCutsTheOverflowAsOneEdit() {
+        let window = Window("abcdef", limit: LengthLimit(limit: 4))
+        let effects = window.send(.trim)
+        #expect(effects.contains(.edit(range: 4..<6, text: "")))
+        #expect(window.bufferText == "abcd")
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "x", cursor: 1, segments: [])))
+        window.type("ghi")
+        #expect(!window.send(.trim).contains { if case .edit = $0 { true } else { false } }, "never mid-composition")
+    }
+
+    @Test func acceptingACompletionReplacesTheWordAndResetsTheInputMethod() {
+        let window = Window(completion: CompletionController(sources: [CompletionTestData.people]))
+        window.commit("@tanaka")
+        window.send(.settle)
+        #expect(window.composer.completion.isOpen)
+        #expect(window.composer.routes(keyName: "Tab", shift: false))
+        window.send(.keyPressed(name: "Tab", shift: false))
+        let effects = window.send(.keyFiltered(name: "Tab", shift: false, consumedByInputMethod: false))
+        #expect(effects.contains(.resetInputMethod))
+        #expect(effects.contains(.completionChanged))
+        #expect(window.text.hasPrefix("@tanaka"))
+        #expect(window.bufferText == window.text)
+        #expect(window.traced.contains { if case .accept = $0 { true } else { false } })
+        #expect(!window.composer.completion.isOpen)
+    }
+
+    @Test func focusLeavingSettlesAndExitHappensOnce() {
+        let window = Window("x")
+        let left = window.send(.focusChanged(focused: false))
+        #expect(left.first == .trace(.focus(in: false)))
+        #expect(left.contains { if case .controls = $0 { true } else { false } }, "settled at once")
+        let exit = window.send(.exit(.sigterm))
+        #expect(exit.contains(.trace(.exit(text: "x", caret: 1, preedit: "", reason: .sigterm))))
+        #expect(exit.last == .quit)
+        #expect(window.send(.exit(.close)).isEmpty)
+        #expect(window.send(.keyPressed(name: "a", shift: false)).isEmpty, "after exit no key is the composer's")
+    }
+
+    @Test func withoutATraceNoTraceEffectIsMade() {
+        let window = Window("ab", limit: LengthLimit(limit: 2, mode: .hard), traces: false)
+        window.commit("c")
+        window.send(.settle)
+        #expect(window.traced.isEmpty)
+        #expect(window.text == "ab", "the decisions are the same")
+        #expect(window.effects.contains(.edit(range: 2..<3, text: "")))
+    }
+
+    /// The same events give the same effects: what replay builds on.
+    @Test func theSameEventsGiveTheSameEffects() {
+        func run() -> [Effect] {
+            let window = Window("start", limit: LengthLimit(limit: 8, mode: .hard))
+            window.send(.settle)
+            window.commit("日本語です")
+            window.send(.settle)
+            window.send(.keyPressed(name: "Return", shift: false))
+            window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
+            return window.effects
+        }
+        #expect(run() == run())
+    }
+}
