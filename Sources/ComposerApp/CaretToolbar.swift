@@ -62,16 +62,3 @@ final class CaretToolbar {
         moved()
     }
 }
-
-extension CaretDirection {
-    /// The arrow key for a direction ("Left", "KP_Up"…).
-    init?(keyName: String) {
-        switch keyName {
-        case "Left", "KP_Left": self = .left
-        case "Right", "KP_Right": self = .right
-        case "Up", "KP_Up": self = .up
-        case "Down", "KP_Down": self = .down
-        default: return nil
-        }
-    }
-}

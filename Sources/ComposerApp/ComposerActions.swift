@@ -2,30 +2,47 @@ import CGtk
 import ComposerCore
 import GtkBinding
 
-/// The composer's commands (`ComposerCommand`) as GActions in the window's "composer"
-/// group, with their shortcuts and the buttons bound to them.
+/// The composer's commands (`ComposerCommand`) and the caret moves (`CaretDirection`) as
+/// GActions in the window's "composer" group, with their shortcuts and the buttons bound to
+/// them — the gnome-text-editor way.
 ///
 /// Shortcuts go through a GtkShortcutController, not through key names: GTK matches a
 /// shortcut on the key's position in the other layouts too, so Ctrl+Q quits with a Russian
-/// or Greek layout active. The buttons follow their actions' enabled state (a disabled
-/// action makes its button insensitive), set in one place: `update(canSend:canTrim:)`.
+/// or Greek layout active. What can run now is set in one place, `update`: a disabled
+/// action makes its button insensitive, and the caret toolbar's buttons follow the caret
+/// actions.
 final class ComposerActions {
     static let group = "composer"
 
     private let window: UnsafeMutablePointer<GtkWidget>
     private var actions: [ComposerCommand: OpaquePointer] = [:]
+    private var caretActions: [OpaquePointer] = []
+    private let caretButtons: [UnsafeMutablePointer<GtkWidget>]
 
     init(window: UnsafeMutablePointer<GtkWidget>, sendButton: UnsafeMutablePointer<GtkWidget>,
-         trimButton: UnsafeMutablePointer<GtkWidget>, perform: @escaping (ComposerCommand) -> Void) {
+         trimButton: UnsafeMutablePointer<GtkWidget>, caretButtons: [UnsafeMutablePointer<GtkWidget>],
+         perform: @escaping (ComposerCommand) -> Void, moveCaret: @escaping (CaretDirection, _ extend: Bool) -> Void) {
         self.window = window
+        self.caretButtons = caretButtons
         let group = g_simple_action_group_new()!
-        for command in ComposerCommand.allCases {
-            let action = g_simple_action_new(command.rawValue, nil)!
+        func add(_ name: String, _ activate: @escaping () -> Void) -> OpaquePointer {
+            let action = g_simple_action_new(name, nil)!
             // "activate": void (*)(GSimpleAction *, GVariant *parameter, gpointer).
-            onPointerSignal(action, "activate") { _ in perform(command) }
+            onPointerSignal(action, "activate") { _ in activate() }
             g_action_map_add_action(opaque(group), action)
             g_object_unref(action.rawPointer)  // the group holds it
-            actions[command] = action
+            return action
+        }
+        for command in ComposerCommand.allCases {
+            actions[command] = add(command.rawValue) { perform(command) }
+        }
+        var caretShortcuts: [(accelerator: String, action: String)] = []
+        for direction in CaretDirection.allCases {
+            for extend in [false, true] {
+                let name = Self.caretActionName(direction, extend: extend)
+                caretActions.append(add(name) { moveCaret(direction, extend) })
+                caretShortcuts.append((direction.accelerator(extend: extend), "\(Self.group).\(name)"))
+            }
         }
         gtk_widget_insert_action_group(window, Self.group, opaque(group))
         g_object_unref(group.rawPointer)  // the window holds it
@@ -36,14 +53,20 @@ final class ComposerActions {
         // In the capture phase, on the window: before the text view and its input method.
         let shortcuts = gtk_shortcut_controller_new()!
         gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE)
-        for shortcut in ComposerCommand.shortcuts {
+        let all = ComposerCommand.shortcuts.map { ($0.accelerator, Self.name($0.command)) } + caretShortcuts
+        for (accelerator, action) in all {
             gtk_shortcut_controller_add_shortcut(opaque(shortcuts), gtk_shortcut_new(
-                gtk_shortcut_trigger_parse_string(shortcut.accelerator), gtk_named_action_new(Self.name(shortcut.command))))
+                gtk_shortcut_trigger_parse_string(accelerator), gtk_named_action_new(action)))
         }
         gtk_widget_add_controller(window, shortcuts)
     }
 
     private static func name(_ command: ComposerCommand) -> String { "\(group).\(command.rawValue)" }
+
+    /// "caret-left", "caret-left-extend", …
+    static func caretActionName(_ direction: CaretDirection, extend: Bool) -> String {
+        "caret-\(direction.rawValue)\(extend ? "-extend" : "")"
+    }
 
     /// Runs the shortcut of Control(+Shift)+`letter` for a key that types that letter in
     /// another layout: GTK 4.8 matches other layouts only at the same shift level, so
@@ -55,9 +78,12 @@ final class ComposerActions {
         return gtk_widget_activate_action_variant(window, Self.name(command), nil) != 0
     }
 
-    /// The commands' enabled state (the buttons' sensitivity follows).
-    func update(canSend: Bool, canTrim: Bool) {
+    /// What can run now: the commands' and the caret moves' enabled state, and the buttons'
+    /// sensitivity with them. The caret waits while a composition is in progress.
+    func update(canSend: Bool, canTrim: Bool, canMoveCaret: Bool) {
         g_simple_action_set_enabled(actions[.send], canSend ? 1 : 0)
         g_simple_action_set_enabled(actions[.trim], canTrim ? 1 : 0)
+        for action in caretActions { g_simple_action_set_enabled(action, canMoveCaret ? 1 : 0) }
+        for button in caretButtons { gtk_widget_set_sensitive(button, canMoveCaret ? 1 : 0) }
     }
 }

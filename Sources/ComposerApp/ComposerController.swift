@@ -84,13 +84,15 @@ public final class ComposerController {
         observeInputMethod()
         routeKeys()
         observeWindow()
-        actions = ComposerActions(window: ui.window, sendButton: ui.sendButton, trimButton: ui.trimButton) {
-            [weak self] command in
+        actions = ComposerActions(window: ui.window, sendButton: ui.sendButton, trimButton: ui.trimButton,
+                                  caretButtons: ui.caretButtons.map(\.1)) { [weak self] command in
             switch command {
             case .send: self?.send()
             case .trim: self?.trimToLimit()
             case .quit: self?.exit(reason: .ctrlQ)
             }
+        } moveCaret: { [weak self] direction, extend in
+            self?.pressCaretButton(direction, extend: extend)
         }
         ui.completionList.onActivate = { [weak self] index in self?.acceptCompletion(index) }
         setUpLayout()
@@ -299,8 +301,7 @@ public final class ComposerController {
             case .showStatus(let status):
                 ui.show(status)
             case let .controls(canSend, canTrim, composing):
-                actions.update(canSend: canSend, canTrim: canTrim)
-                for (_, button) in ui.caretButtons { gtk_widget_set_sensitive(button, composing ? 0 : 1) }
+                actions.update(canSend: canSend, canTrim: canTrim, canMoveCaret: !composing)
             case .completionChanged:
                 panelLayout.relayout()
             case .showLimitHint(let text):
@@ -353,12 +354,6 @@ public final class ComposerController {
         }
         captureKeyPresses(on: ui.window) { [weak self] key in
             guard let self, key.control else { return false }
-            // Ctrl+Alt+arrows press the caret toolbar's buttons (Shift extends): the toolbar
-            // reachable from a keyboard, e.g. a virtual one that has no arrows but modifiers.
-            if key.alt, let direction = CaretDirection(keyName: key.name) {
-                pressCaretButton(direction, extend: key.shift)
-                return true
-            }
             // Ctrl+Q and Ctrl+Shift+T are GTK shortcuts (`ComposerActions`); a key that types
             // no Latin letter in the active layout runs the one of its letter in another.
             if !key.alt, let letter = key.latinLetterInAnotherLayout {

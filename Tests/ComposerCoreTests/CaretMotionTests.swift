@@ -129,3 +129,12 @@ struct CaretMotionTests {
         }
     }
 }
+
+@Suite("The caret toolbar's keyboard route")
+struct CaretShortcutAcceleratorTests {
+    @Test func controlAltArrowsWithShiftToExtend() {
+        #expect(CaretDirection.left.accelerator(extend: false) == "<Control><Alt>Left")
+        #expect(CaretDirection.down.accelerator(extend: true) == "<Control><Alt><Shift>Down")
+        #expect(Set(CaretDirection.allCases.map { $0.accelerator(extend: false) }).count == 4)
+    }
+}

@@ -4,6 +4,13 @@
 /// the app may swap the buttons).
 public enum CaretDirection: String, Sendable, CaseIterable {
     case left, right, up, down
+
+    /// The keyboard's way to the toolbar (a virtual keyboard may have modifiers but no
+    /// arrows of its own): Control+Alt+arrow presses the button, with Shift it extends the
+    /// selection. In GTK's accelerator syntax ("<Control><Alt><Shift>Left").
+    public func accelerator(extend: Bool) -> String {
+        "<Control><Alt>\(extend ? "<Shift>" : "")\(rawValue.prefix(1).uppercased() + rawValue.dropFirst())"
+    }
 }
 
 /// What a caret toolbar button does.
