@@ -100,7 +100,7 @@ public enum ComposerApplication {
     /// Loads people and channels from `path` ("" = none). Problems go to stderr, one
     /// `ime-composer: <file>:<line>: <message>` line each; the app starts regardless, with
     /// whatever could be read (nothing, if the directory is missing).
-    nonisolated static func loadDirectory(_ path: String) -> Directory {
+    nonisolated static func loadDirectory(_ path: String) -> WorkspaceDirectory {
         guard !path.isEmpty else { return .empty }
         let url = URL(fileURLWithPath: path)
         let result = DirectoryLoader.load(from: url)

@@ -19,7 +19,7 @@ public final class ComposerController {
     public let trace: TraceWriter
     /// People and channels (from `--data`): given at start (tests), or installed once
     /// loaded off the main thread (`useData`).
-    public private(set) var directory: Directory
+    public private(set) var directory: WorkspaceDirectory
     /// Whether people, channels and emoji are installed: "ready" waits for them, so that
     /// what is typed after "ready" completes the same way in every run.
     private(set) var hasData: Bool
@@ -54,7 +54,7 @@ public final class ComposerController {
     ///   pass their own).
     /// - Parameter data: people, channels and emoji; nil when they are still loading (the
     ///   app installs them with `useData` once read).
-    public convenience init(options: ComposerOptions, trace: TraceWriter, directory: Directory = .empty,
+    public convenience init(options: ComposerOptions, trace: TraceWriter, directory: WorkspaceDirectory = .empty,
                             emoji: [EmojiEntry] = [], quit: @escaping () -> Void) {
         self.init(options: options, trace: trace, data: ComposerData(directory: directory, emoji: emoji), quit: quit)
     }

@@ -12,7 +12,7 @@ import GtkBinding
 public nonisolated struct ComposerData: @unchecked Sendable {
     // @unchecked: `CompletionSource` is a class. Its indexes are built on the loading thread
     // and then handed over once; from then on only the main thread touches them.
-    public let directory: Directory
+    public let directory: WorkspaceDirectory
     /// Emoji shortcodes, for highlighting `:cat_face:` as it is typed.
     let emojiShortcodes: [String]
     /// People, channels, and emoji when given.
@@ -29,7 +29,7 @@ public nonisolated struct ComposerData: @unchecked Sendable {
     }
 
     /// Folds and indexes `directory` and `emoji` for completion.
-    public init(directory: Directory, emoji: [EmojiEntry]) {
+    public init(directory: WorkspaceDirectory, emoji: [EmojiEntry]) {
         self.directory = directory
         emojiShortcodes = emoji.flatMap(\.shortcodes)
         completionSources = [.people(directory.people), .channels(directory.channels)] + (emoji.isEmpty ? [] : [.emoji(emoji)])
@@ -47,7 +47,7 @@ public nonisolated struct ComposerData: @unchecked Sendable {
                      emojiShortcodes: ComposerApplication.loadEmoji(path).flatMap(\.shortcodes), emojiDirectory: path)
     }
 
-    private init(directory: Directory, emojiShortcodes: [String], emojiDirectory: String) {
+    private init(directory: WorkspaceDirectory, emojiShortcodes: [String], emojiDirectory: String) {
         self.directory = directory
         self.emojiShortcodes = emojiShortcodes
         completionSources = [.people(directory.people), .channels(directory.channels)]

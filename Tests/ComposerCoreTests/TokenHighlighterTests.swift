@@ -288,7 +288,7 @@ struct MentionHighlighterTests {
     }
 
     @Test func buildsFromTheDirectoryAndEmojiData() {
-        let directory = Directory(
+        let directory = WorkspaceDirectory(
             people: [DirectoryEntry(id: "u1", name: "tanaka.hanako", display: "田中 花子", latin: "tanaka hanako")],
             channels: [DirectoryEntry(id: "c1", name: "日本語", display: "日本語", latin: "nihongo")])
         let emoji = [EmojiEntry(id: "1f431", char: "🐱", shortcodes: ["cat_face", "cat"])]

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("TypingPeer: a simulated colleague, deterministic from a seed")
 struct TypingPeerTests {
-    static let directory = Directory(people: [
+    static let directory = WorkspaceDirectory(people: [
         DirectoryEntry(id: "u0005", name: "stastny.jan", display: "Jan Šťastný", latin: "jan stastny"),
         DirectoryEntry(id: "u0103", name: "yamashita.hanako", display: "山下 花子", reading: "やました はなこ",
                        latin: "yamashita hanako"),
@@ -71,7 +71,7 @@ struct TypingPeerTests {
         let peer = TypingPeer(seed: 1, directory: Self.directory)
         #expect(peer.person.id == "u0103")
         #expect(peer.indicatorText == "山下 花子 is typing…")
-        #expect(TypingPeer.person(in: Directory(people: [Self.directory.people[0]])).display == "Jan Šťastný")
+        #expect(TypingPeer.person(in: WorkspaceDirectory(people: [Self.directory.people[0]])).display == "Jan Šťastný")
         #expect(TypingPeer(seed: 1, directory: .empty).indicatorText == "Hanako is typing…")
         #expect(TypingIndicator.text(names: []) == nil)
         #expect(TypingIndicator.text(names: ["A", "B"]) == "A and B are typing…")

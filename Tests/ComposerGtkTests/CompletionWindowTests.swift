@@ -17,7 +17,7 @@ extension GtkWindowSuites {
             DirectoryEntry(id: "u2", name: "bold", display: "<b>Bold</b> &amp; <span foreground='red'>Red</span>",
                            reading: "", latin: "bold"),
         ]
-        static var directory: Directory { Directory(people: people, channels: []) }
+        static var directory: WorkspaceDirectory { WorkspaceDirectory(people: people, channels: []) }
 
         @Test func rowsShowNamesAsLiteralTextAndAClickAcceptsKeepingFocus() async throws {
             let (composer, _) = try await GtkFixture.composer(directory: Self.directory)
@@ -83,7 +83,7 @@ extension GtkWindowSuites {
                 DirectoryEntry(id: "t5", name: "tani", display: "Tani Yuko", reading: "", latin: "tani yuko"),
                 DirectoryEntry(id: "t6", name: "tada", display: "Tada Mio", reading: "", latin: "tada mio"),
             ]
-            let (composer, _) = try await GtkFixture.composer(directory: Directory(people: people, channels: []))
+            let (composer, _) = try await GtkFixture.composer(directory: WorkspaceDirectory(people: people, channels: []))
             defer { GtkFixture.close(composer) }
             /// The rows show exactly the controller's visible items, literal titles and bold runs.
             func expectRowsMatchTheModel(_ query: String, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -147,7 +147,7 @@ extension GtkWindowSuites {
                 let (composer, _) = try await GtkFixture.composer(
                     ComposerOptions(initialText: "round \(round) @tana", profileDirectory: try GtkFixture.newProfile(),
                                     simulatedKeyboardInset: 120),
-                    directory: Directory(people: LayoutWindowTests.people, channels: []))
+                    directory: WorkspaceDirectory(people: LayoutWindowTests.people, channels: []))
                 composer.setSimulatedKeyboard(round.isMultiple(of: 2))
                 try GtkFixture.xdotool.type("x")
                 try await GtkFixture.settled(composer, "round \(round)'s key") { composer.model.text.hasSuffix("x") }

@@ -147,7 +147,7 @@ enum GtkFixture {
 
     /// A composer in a shown, focused window.
     /// - Parameter options: nil for the defaults with a new profile directory.
-    static func composer(_ options: ComposerOptions? = nil, directory: Directory = .empty, emoji: [EmojiEntry] = [])
+    static func composer(_ options: ComposerOptions? = nil, directory: WorkspaceDirectory = .empty, emoji: [EmojiEntry] = [])
         async throws -> (ComposerController, QuitRecorder) {
         try start()
         let options = try options ?? ComposerOptions(profileDirectory: newProfile())

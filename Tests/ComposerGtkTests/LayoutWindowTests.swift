@@ -31,7 +31,7 @@ extension GtkWindowSuites {
             let text = (1...5).map { "line \($0)" }.joined(separator: "\n") + "\n@tana"
             let options = ComposerOptions(initialText: text, profileDirectory: try GtkFixture.newProfile(),
                                           simulatedKeyboardInset: 180)
-            let (composer, _) = try await GtkFixture.composer(options, directory: Directory(people: Self.people, channels: []))
+            let (composer, _) = try await GtkFixture.composer(options, directory: WorkspaceDirectory(people: Self.people, channels: []))
             defer { GtkFixture.close(composer) }
             try await GtkFixture.run("/usr/bin/xdotool", ["windowsize", try #require(GtkFixture.windowID), "360", "380"])
             try GtkFixture.xdotool.key(["End"])  // a caret move: the completion list opens for @tana
@@ -106,7 +106,7 @@ extension GtkWindowSuites {
         }
 
         @Test func theTypingIndicatorFollowsTheSeededPeer() async throws {
-            let directory = Directory(people: Self.people, channels: [])
+            let directory = WorkspaceDirectory(people: Self.people, channels: [])
             let peer = TypingPeer(seed: 7, directory: directory)
             #expect(peer.first { _ in true }?.kind == .typingStarted, "a peer starts by typing")
             let options = ComposerOptions(profileDirectory: try GtkFixture.newProfile(), peer: .seed(7))

@@ -35,7 +35,7 @@ extension GtkWindowSuites {
         @Test func theCounterAndAnOpenedCompletionListArriveInTheFrameOfTheirText() async throws {
             let people = [DirectoryEntry(id: "u1", name: "tanaka", display: "田中 太郎", reading: "たなか たろう",
                                          latin: "tanaka taro")]
-            let (composer, _) = try await GtkFixture.composer(directory: Directory(people: people, channels: []))
+            let (composer, _) = try await GtkFixture.composer(directory: WorkspaceDirectory(people: people, channels: []))
             defer { GtkFixture.close(composer) }
             let (frames, stop) = try Self.recordFrames(of: composer)
             defer { stop() }

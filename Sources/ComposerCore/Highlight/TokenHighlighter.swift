@@ -86,7 +86,7 @@ public final class TokenHighlighter: SettleController {
     }
 
     /// People's handles and channel names from the directory, shortcodes from the emoji data.
-    public convenience init(directory: Directory, emoji: [EmojiEntry], perform: @escaping (SettleEffect) -> Void) {
+    public convenience init(directory: WorkspaceDirectory, emoji: [EmojiEntry], perform: @escaping (SettleEffect) -> Void) {
         self.init(people: directory.people.map(\.name), channels: directory.channels.map(\.name),
                   shortcodes: emoji.flatMap(\.shortcodes), perform: perform)
     }

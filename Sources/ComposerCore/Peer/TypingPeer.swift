@@ -149,13 +149,13 @@ public struct TypingPeer: Sequence, Sendable {
         self.person = person
     }
 
-    public init(seed: UInt64, directory: Directory) {
+    public init(seed: UInt64, directory: WorkspaceDirectory) {
         self.init(seed: seed, person: Self.person(in: directory))
     }
 
     /// The first Japanese person (one with a kana reading), else the first person, else
     /// `fallbackPerson`.
-    public static func person(in directory: Directory) -> DirectoryEntry {
+    public static func person(in directory: WorkspaceDirectory) -> DirectoryEntry {
         directory.people.first { !$0.reading.isEmpty } ?? directory.people.first ?? fallbackPerson
     }
 

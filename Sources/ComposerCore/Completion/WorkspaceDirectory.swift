@@ -23,8 +23,9 @@ public struct DirectoryEntry: Equatable, Sendable {
     }
 }
 
-/// The people and channels the composer can mention.
-public struct Directory: Sendable, Equatable {
+/// The people and channels of the chat workspace: who and where the composer can mention
+/// (not a file-system directory: those are the data and profile directories).
+public struct WorkspaceDirectory: Sendable, Equatable {
     public var people: [DirectoryEntry]
     public var channels: [DirectoryEntry]
 
@@ -33,7 +34,7 @@ public struct Directory: Sendable, Equatable {
         self.channels = channels
     }
 
-    public static let empty = Directory()
+    public static let empty = WorkspaceDirectory()
 }
 
 /// Something wrong in the data: a file that cannot be read, or one line that was skipped.
@@ -59,10 +60,10 @@ public struct DirectoryProblem: Equatable, Sendable, CustomStringConvertible {
 
 /// What `DirectoryLoader.load` could read, and what it had to skip.
 public struct DirectoryLoadResult: Sendable {
-    public var directory: Directory
+    public var directory: WorkspaceDirectory
     public var problems: [DirectoryProblem]
 
-    public init(directory: Directory, problems: [DirectoryProblem]) {
+    public init(directory: WorkspaceDirectory, problems: [DirectoryProblem]) {
         self.directory = directory
         self.problems = problems
     }
@@ -95,7 +96,7 @@ public enum DirectoryLoader {
         var problems: [DirectoryProblem] = []
         let people = loadFile(directory.appendingPathComponent(peopleFile), problems: &problems)
         let channels = loadFile(directory.appendingPathComponent(channelsFile), problems: &problems)
-        return DirectoryLoadResult(directory: Directory(people: people, channels: channels), problems: problems)
+        return DirectoryLoadResult(directory: WorkspaceDirectory(people: people, channels: channels), problems: problems)
     }
 
     /// Reads one JSON Lines file; problems are appended in line order.
