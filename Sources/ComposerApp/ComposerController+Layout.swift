@@ -5,7 +5,9 @@ import GtkBinding
 /// The panel layout, the keyboard sources, the caret toolbar and the typing indicator.
 extension ComposerController {
     func setUpLayout() {
-        panelLayout = PanelLayout(ui: ui, sources: sources) { [weak self] in self?.trace.emit($0) }
+        panelLayout = PanelLayout(ui: ui, sources: sources)
+        panelLayout.observeKeyboard = { [weak self] in self?.observe($0) }
+        panelLayout.laidOut = { [weak self] in self?.observe($0) }
         panelLayout.completionRowsWanted = { [weak self] in
             guard let completion = self?.completion, completion.isOpen else { return 0 }
             return completion.visibleItems.count
@@ -24,16 +26,16 @@ extension ComposerController {
             onSignal(ui.keyboardToggle, "toggled") { [weak self] in
                 guard let self else { return }
                 let on = gtk_toggle_button_get_active(cast(ui.keyboardToggle)) != 0
-                panelLayout.observe(.simulated(inset: on ? inset : nil))
+                observe(.simulated(inset: on ? inset : nil))
             }
         }
         // squeekboard tells only whether it is up; the window's lost height tells how tall.
         if DisplayEnvironment.backend == "wayland" {
             keyboardWatcher = DBusPropertyWatcher(name: "sm.puri.OSK0", path: "/sm/puri/OSK0",
                                                   interface: "sm.puri.OSK0", property: "Visible") { [weak self] visible in
-                if let visible { self?.panelLayout.observe(.oskVisible(visible)) }
+                if let visible { self?.observe(.oskVisible(visible)) }
             }
-            if let visible = keyboardWatcher?.value { panelLayout.observe(.oskVisible(visible)) }
+            if let visible = keyboardWatcher?.value { observe(.oskVisible(visible)) }
         }
         var generator = SystemRandomNumberGenerator()
         if let seed = options.peer.seed(drawingFrom: &generator) {

@@ -44,10 +44,10 @@ public final class ComposerController {
     /// report what the composer already did, and are not reported back. (A selection only
     /// silences "mark-set": GTK resets the input method when the caret is set, and what the
     /// input method does then is news.)
-    private var applyingOwnEdit = false
-    private var applyingOwnSelection = false
+    var applyingOwnEdit = false
+    var applyingOwnSelection = false
     /// While the window runs a settle: a settle asked for by its effects is this one.
-    private var settling = false
+    var settling = false
     let quit: () -> Void
 
     /// - Parameter quit: ends the app after the exit event (quits the GApplication; tests
@@ -143,99 +143,16 @@ public final class ComposerController {
         ui.afterNextFrame(body)
     }
 
-    // MARK: Observing
+    // MARK: Events and settle
 
-    private func observeBuffer() {
-        let buffer = ui.buffer
-        onTextInserted(buffer.pointer, after: true) { [weak self] end, text in
-            guard let self, !applyingOwnEdit else { return }
-            // After the default handler the iter points just past the inserted text.
-            forward(.inserted(offset: offset(of: end) - text.unicodeScalars.count, text: text))
-        }
-        // Before the default handler, while the removed text can still be read. The model
-        // moves its selection as GTK moves its marks: nothing to read back afterwards.
-        onRangeDeleted(buffer.pointer, after: false) { [weak self] start, end in
-            guard let self, !applyingOwnEdit else { return }
-            forward(.deleted(min(offset(of: start), offset(of: end))..<max(offset(of: start), offset(of: end))))
-        }
-        // A commit or paste is done, and the text view is about to lay the caret's paragraph
-        // out for the input method: text typed past the limit gets its colour first.
-        onSignal(buffer.pointer, "end-user-action") { [weak self] in
-            guard let self, !applyingOwnEdit else { return }
-            forward(.userActionEnded)
-        }
-        let insertMark = gtk_text_buffer_get_insert(buffer.pointer)
-        let boundMark = gtk_text_buffer_get_selection_bound(buffer.pointer)
-        onMarkSet(buffer.pointer) { [weak self] mark in
-            guard let self, !applyingOwnEdit, !applyingOwnSelection,
-                  mark == insertMark || mark == boundMark else { return }
-            forwardSelection()
-        }
-        // Undo and redo are buffer signals whose class handler does the work (run-last):
-        // a plain handler runs before it, an "after" handler once it is done.
-        for (signal, origin) in [("undo", EditOrigin.undo), ("redo", .redo)] {
-            onSignal(buffer.pointer, signal) { [weak self] in self?.forward(.historyStarted(origin)) }
-            onSignal(buffer.pointer, signal, after: true) { [weak self] in self?.forward(.historyEnded(origin)) }
-        }
-        // GTK4 pastes asynchronously: paste-clipboard starts it, paste-done ends it.
-        onSignal(ui.textView, "paste-clipboard") { [weak self] in self?.forward(.pasteStarted) }
-        onPointerSignal(buffer.pointer, "paste-done") { [weak self] _ in self?.forward(.pasteEnded) }
-        observeDrops()
-    }
+    /// What the window learned about the on-screen keyboard, for the composer.
+    func observe(_ observation: KeyboardObservation) { forward(.keyboardObserved(observation)) }
 
-    /// A drop inserts inside the text view's own GtkDropTarget "drop" handler, which stops
-    /// the emission; an emission hook sees it first.
-    private func observeDrops() {
-        guard let target = controller(of: ui.textView, type: gtk_drop_target_get_type()) else { return }
-        observeEmissions(of: "drop", definedOn: gtk_drop_target_get_type(), instance: target) { [weak self] _ in
-            self?.forward(.dropped)
-        }
-    }
-
-    private func observeInputMethod() {
-        guard let context = InputMethodContext(textView: ui.textView) else { return }
-        inputMethod = context
-        context.observe { [weak self] event in
-            switch event {
-            case .preeditStart: self?.forward(.preeditStarted)
-            case .preeditChanged(let preedit): self?.forward(.preeditChanged(Preedit(preedit)))
-            case .preeditEnd: self?.forward(.preeditEnded)
-            case .commitWillInsert(let text): self?.forward(.commitStarted(text))
-            case .commitDidInsert: self?.forward(.commitEnded)
-            case .retrieveSurrounding: self?.forward(.surroundingRetrieved)
-            case let .deleteSurrounding(offset, count): self?.forward(.surroundingDeleted(offset: offset, count: count))
-            }
-        }
-    }
-
-    private func forwardSelection() {
-        let selection = ui.buffer.selection
-        forward(.selectionChanged(anchor: selection.anchor, caret: selection.caret))
-    }
-
-    // MARK: Keys
-
-    /// One capture-phase router: the input method sees a routed key first; only a key it
-    /// did not consume is ours. Every other key goes untouched to the text view, which
-    /// filters it through the IM itself (filtering twice would type it twice).
-    private func routeKeys() {
-        captureKeyPresses(on: ui.textView) { [weak self] key in
-            guard let self else { return false }
-            guard !composer.exited else { return true }
-            let name = key.name, shift = key.shift
-            let routed = composer.routes(keyName: name, shift: shift)
-            forward(.keyPressed(name: name, shift: shift))
-            guard routed else { return false }
-            let consumed = inputMethodConsumes(key, textView: ui.textView)
-            forward(.keyFiltered(name: name, shift: shift, consumedByInputMethod: consumed))
-            return true
-        }
-    }
-
-    // MARK: Settle and effects
+    /// A new panel layout, for the composer (the trace).
+    func observe(_ layout: Layout) { forward(.laidOut(layout)) }
 
     /// Reports `event` to the composer and applies what it decides.
-    private func forward(_ event: InputEvent) {
+    func forward(_ event: InputEvent) {
         guard !destroyed else { return }
         apply(composer.handle(event))
     }
@@ -277,57 +194,6 @@ public final class ComposerController {
         grownAtSequence = model.log.lastSequence
     }
 
-    /// Applies the composer's effects, in order.
-    private func apply(_ effects: [Effect]) {
-        for effect in effects {
-            guard !destroyed else { return }
-            switch effect {
-            case let .edit(range, text):
-                applyingOwnEdit { ui.buffer.replace(range, with: text) }
-            case .clear:
-                applyingOwnEdit { ui.buffer.clearIrreversibly() }
-            case let .select(anchor, caret):
-                applyingOwnSelection = true
-                ui.buffer.select(anchor: anchor, caret: caret)
-                applyingOwnSelection = false
-            case .tag(.overflowTag(let add, let remove)):
-                ui.buffer.retag(ui.overflowTag, add: add, remove: remove)
-            case let .tag(.highlight(kind, add, remove)):
-                ui.buffer.retag(ui.highlightTags[kind]!, add: add, remove: remove)
-            case .tag(.trim):
-                break  // the composer hands cuts on as edits
-            case .trace(let event):
-                trace.emit(event)
-            case .showStatus(let status):
-                ui.show(status)
-            case let .controls(canSend, canTrim, composing):
-                actions.update(canSend: canSend, canTrim: canTrim, canMoveCaret: !composing)
-            case .completionChanged:
-                panelLayout.relayout()
-            case .showLimitHint(let text):
-                ui.showLimitHint(text)
-            case .bell:
-                gtk_widget_error_bell(ui.textView)
-            case .sent(let text):
-                ui.messageList.append(text)
-            case .resetInputMethod:
-                gtk_text_view_reset_im_context(cast(ui.textView))
-            case .scrollToCaret:
-                gtk_text_view_scroll_mark_onscreen(cast(ui.textView), gtk_text_buffer_get_insert(ui.buffer.pointer))
-            case .requestSettle:
-                if !settling { scheduler.request() }
-            case .quit:
-                quit()
-            }
-        }
-    }
-
-    private func applyingOwnEdit(_ body: () -> Void) {
-        applyingOwnEdit = true
-        defer { applyingOwnEdit = false }
-        body()
-    }
-
     /// Sends the committed text if the core says so; never while composing.
     public func send() { forward(.send) }
 
@@ -339,49 +205,14 @@ public final class ComposerController {
 
     // MARK: Window, focus, exit
 
-    private func observeWindow() {
-        observeFocus(of: ui.textView) { [weak self] focused in
-            guard let self else { return }
-            forward(.focusChanged(focused: focused))
-            announceReadyIfFocused()
-        }
-        onNotify(ui.window, property: "is-active") { [weak self] in self?.announceReadyIfFocused() }
-        // Closing the window destroys it without our destroy(): from then on, hands off.
-        onSignal(ui.window, "destroy") { [weak self] in self?.windowDestroyed() }
-        onBoolSignal(ui.window, "close-request") { [weak self] in
-            self?.exit(reason: .close)
-            return false
-        }
-        captureKeyPresses(on: ui.window) { [weak self] key in
-            guard let self, key.control else { return false }
-            // Ctrl+Q and Ctrl+Shift+T are GTK shortcuts (`ComposerActions`); a key that types
-            // no Latin letter in the active layout runs the one of its letter in another.
-            if !key.alt, let letter = key.latinLetterInAnotherLayout {
-                return actions.activateShortcut(letter: letter, shift: key.shift)
-            }
-            return false
-        }
-        onSignal(ui.textView, "realize", after: true) { [weak self] in self?.ui.styleTags() }
-        // A dark-style switch or a new theme at run time recolours the tags. The settings
-        // outlive the window: the handlers go with it.
-        if let settings = gtk_settings_get_default() {
-            let handlers = ["gtk-application-prefer-dark-theme", "gtk-theme-name"].map { property in
-                onNotify(settings, property: property) { [weak self] in self?.ui.styleTagsAfterNextFrame() }
-            }
-            onSignal(ui.window, "destroy") {
-                for handler in handlers { g_signal_handler_disconnect(settings.rawPointer, handler) }
-            }
-        }
-    }
-
     /// "ready" once the window is shown and the input has keyboard focus. It is posted to
     /// the main queue: it then comes after the focus event is fully handled, and a session
     /// that reaches "ready" has proven the GLib ↔ libdispatch bridge works.
-    private func announceReadyIfFocused() {
+    func announceReadyIfFocused() {
         guard !destroyed, hasData, !readyAnnounced, gtk_widget_has_focus(ui.textView) != 0 else { return }
         readyAnnounced = true
-        let trace = MainThreadBox(value: trace)
-        DispatchQueue.main.async { trace.value.emit(.ready) }
+        let controller = MainThreadBox(value: self)
+        DispatchQueue.main.async { controller.value.forward(.ready) }
     }
 
     /// Final settle, the exit event, then quit. Idempotent: closing after Ctrl+Q is one exit.
@@ -414,23 +245,11 @@ public final class ComposerController {
     }
 
     /// The window is gone (destroyed by us or closed): no source of ours runs again.
-    private func windowDestroyed() {
+    func windowDestroyed() {
         destroyed = true
         guard !sources.isCancelled else { return }
         sources.cancelAll()
         peerDriver = nil
         inputMethod = nil
     }
-}
-
-/// The first controller of `type` among a widget's own event controllers.
-private func controller(of widget: UnsafeMutablePointer<GtkWidget>, type: GType) -> UnsafeMutableRawPointer? {
-    let controllers = gtk_widget_observe_controllers(widget)!
-    defer { g_object_unref(controllers.rawPointer) }
-    for index in 0..<g_list_model_get_n_items(controllers) {
-        guard let item = g_list_model_get_item(controllers, index) else { continue }
-        g_object_unref(item)  // the widget keeps its controllers alive
-        if isInstance(item, of: type) { return item }
-    }
-    return nil
 }

@@ -13,13 +13,13 @@ import Foundation
 /// sizes; or simulated with `--osk-inset` and the toggle in the UI.
 final class PanelLayout {
     private let ui: ComposerView
-    private let emit: (TraceEvent) -> Void
     /// The window's sources: cancelled when the window is destroyed, so no idle or
     /// timeout of ours measures a freed widget.
     private let sources: SourceGroup
     /// The window's frame clock "layout" phase, followed while the window is realized.
     private var framePhases: FrameClockPhases?
-    private var keyboard = KeyboardState()
+    /// The keyboard as the composer knows it (it learns it from `observeKeyboard`).
+    var keyboard = KeyboardEvent.hidden
     private var lastLayout: Layout?
     private var lastWindowHeight = 0
     private var lastInputSize = Size(width: 0, height: 0)
@@ -39,13 +39,16 @@ final class PanelLayout {
     var showCompletion: (Int) -> Void = { _ in }
     /// The input's size changed (its lines wrapped anew, or it grew or shrank).
     var inputResized: () -> Void = {}
-    var keyboardVisible: Bool { keyboard.current.visible }
+    /// Reports what was seen of the keyboard (the window's height) to the composer.
+    var observeKeyboard: (KeyboardObservation) -> Void = { _ in }
+    /// Reports a new layout to the composer (for the trace).
+    var laidOut: (Layout) -> Void = { _ in }
+    var keyboardVisible: Bool { keyboard.visible }
     private(set) var layout: Layout?
 
-    init(ui: ComposerView, sources: SourceGroup, emit: @escaping (TraceEvent) -> Void) {
+    init(ui: ComposerView, sources: SourceGroup) {
         self.ui = ui
         self.sources = sources
-        self.emit = emit
         // The window's height is looked at in each frame's layout phase, after GTK has
         // allocated the window: a frame that shows a new size is the only way the height
         // can change, and nothing runs while no frame is drawn (no per-frame callback: that
@@ -54,11 +57,6 @@ final class PanelLayout {
         // queued from here makes GTK run the layout phase again before it paints, so the
         // new regions land in the same frame as the new size.
         framePhases = FrameClockPhases(of: ui.window, [("layout", { [weak self] in self?.windowLaidOut() })])
-    }
-
-    func observe(_ observation: KeyboardObservation) {
-        if let event = keyboard.apply(observation) { emit(.keyboard(event)) }
-        relayout()
     }
 
     /// After GTK allocated the window in a frame's layout phase. A new size of the input
@@ -82,12 +80,12 @@ final class PanelLayout {
             return
         }
         lastWindowHeight = height
-        observe(.windowHeight(height))
+        observeKeyboard(.windowHeight(height))
         sources.remove(heightRepeat)
         heightRepeat = sources.timeout(milliseconds: 150) { [weak self] in
             guard let self else { return false }
             heightRepeat = nil
-            observe(.windowHeight(lastWindowHeight))
+            observeKeyboard(.windowHeight(lastWindowHeight))
             return false
         }
     }
@@ -114,7 +112,7 @@ final class PanelLayout {
             + (gtk_widget_get_visible(ui.limitHint) != 0 ? naturalHeight(ui.limitHint, width: width) : 0)
         let panelHeight = Int(gtk_widget_get_height(ui.panel)) - chrome
         guard width > 0, panelHeight > 0 else { return }
-        let event = keyboard.current
+        let event = keyboard
         var minimum: Int32 = 0, natural: Int32 = 0
         gtk_widget_measure(ui.inputBar, GTK_ORIENTATION_VERTICAL, Int32(width), &minimum, &natural, nil, nil)
         let showToolbar = event.visible || toolbarToggled
@@ -136,7 +134,7 @@ final class PanelLayout {
         apply(solved)
         if solved != lastLayout {
             lastLayout = solved
-            emit(.layout(solved))
+            laidOut(solved)
         }
         layout = solved
     }

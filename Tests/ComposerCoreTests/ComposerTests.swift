@@ -217,6 +217,20 @@ struct ComposerTests {
         #expect(window.effects.contains(.edit(range: 2..<3, text: "")))
     }
 
+    /// The keyboard and the layout reach the trace through the composer: one event stream.
+    @Test func keyboardAndLayoutObservationsAreTheComposers() {
+        let window = Window()
+        let shown = window.send(.keyboardObserved(.simulated(inset: 240)))
+        let keyboard = KeyboardEvent(visible: true, height: 240, overlap: 240, source: .simulated)
+        #expect(shown == [.trace(.keyboard(keyboard)), .keyboardChanged(keyboard)])
+        let again = window.send(.keyboardObserved(.simulated(inset: 240)))
+        #expect(again == [.keyboardChanged(keyboard)], "no news, but the panel is laid out for it")
+        let layout = Layout(panelWidth: 480, panelHeight: 600, list: 320, completion: 0, completionRows: 0,
+                            indicator: 0, toolbar: 40, input: 0, keyboard: 240)
+        #expect(window.send(.laidOut(layout)) == [.trace(.layout(layout))])
+        #expect(window.send(.ready) == [.trace(.ready)])
+    }
+
     /// The same events give the same effects: what replay builds on.
     @Test func theSameEventsGiveTheSameEffects() {
         func run() -> [Effect] {

@@ -26,6 +26,8 @@ public final class Composer {
     private let traces: Bool
     private var pipeline: SettlePipeline
     private let origins = EditOrigins()
+    /// The on-screen keyboard, learned from the window's observations.
+    private var keyboard = KeyboardState()
     private let sink: EffectSink
 
     /// The effects of the event being handled (or last handled).
@@ -169,6 +171,13 @@ public final class Composer {
         case .focusChanged(let focused):
             trace(.focus(in: focused))
             if !focused { settle() }
+        case .keyboardObserved(let observation):
+            if let change = keyboard.apply(observation) { trace(.keyboard(change)) }
+            effects.append(.keyboardChanged(keyboard.current))
+        case .laidOut(let layout):
+            trace(.layout(layout))
+        case .ready:
+            trace(.ready)
         case .settle:
             settle()
         case .send:

@@ -19,6 +19,8 @@ public enum Effect: Equatable, Sendable {
     case controls(canSend: Bool, canTrim: Bool, composing: Bool)
     /// The completion list changed (opened, narrowed, moved, closed): show it again.
     case completionChanged
+    /// Lay the panel out for the keyboard as it is now.
+    case keyboardChanged(KeyboardEvent)
     /// Explain why the message was not sent.
     case showLimitHint(String)
     /// The user's action cannot be done (the error bell).

@@ -52,6 +52,13 @@ public enum InputEvent: Equatable, Sendable {
     // MARK: The window
 
     case focusChanged(focused: Bool)
+    /// What the window learned about the on-screen keyboard (squeekboard, its own height,
+    /// the simulated keyboard).
+    case keyboardObserved(KeyboardObservation)
+    /// The panel was laid out anew (the window measured and solved it).
+    case laidOut(Layout)
+    /// The window is shown, its input has the keyboard focus and the data is in.
+    case ready
     /// Input has settled: the current event is fully handled (an idle, or the frame's
     /// before-paint phase). Decisions are made now.
     case settle

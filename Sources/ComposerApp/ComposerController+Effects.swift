@@ -1,0 +1,60 @@
+import CGtk
+import ComposerCore
+import GtkBinding
+
+/// The composer's effects turned into GTK calls, in the order they come.
+extension ComposerController {
+    /// Applies the composer's effects, in order.
+    func apply(_ effects: [Effect]) {
+        for effect in effects {
+            guard !destroyed else { return }
+            switch effect {
+            case let .edit(range, text):
+                applyingOwnEdit { ui.buffer.replace(range, with: text) }
+            case .clear:
+                applyingOwnEdit { ui.buffer.clearIrreversibly() }
+            case let .select(anchor, caret):
+                applyingOwnSelection = true
+                ui.buffer.select(anchor: anchor, caret: caret)
+                applyingOwnSelection = false
+            case .tag(.overflowTag(let add, let remove)):
+                ui.buffer.retag(ui.overflowTag, add: add, remove: remove)
+            case let .tag(.highlight(kind, add, remove)):
+                ui.buffer.retag(ui.highlightTags[kind]!, add: add, remove: remove)
+            case .tag(.trim):
+                break  // the composer hands cuts on as edits
+            case .trace(let event):
+                trace.emit(event)
+            case .showStatus(let status):
+                ui.show(status)
+            case let .controls(canSend, canTrim, composing):
+                actions.update(canSend: canSend, canTrim: canTrim, canMoveCaret: !composing)
+            case .completionChanged:
+                panelLayout.relayout()
+            case .keyboardChanged(let keyboard):
+                panelLayout.keyboard = keyboard
+                panelLayout.relayout()
+            case .showLimitHint(let text):
+                ui.showLimitHint(text)
+            case .bell:
+                gtk_widget_error_bell(ui.textView)
+            case .sent(let text):
+                ui.messageList.append(text)
+            case .resetInputMethod:
+                gtk_text_view_reset_im_context(cast(ui.textView))
+            case .scrollToCaret:
+                gtk_text_view_scroll_mark_onscreen(cast(ui.textView), gtk_text_buffer_get_insert(ui.buffer.pointer))
+            case .requestSettle:
+                if !settling { scheduler.request() }
+            case .quit:
+                quit()
+            }
+        }
+    }
+
+    private func applyingOwnEdit(_ body: () -> Void) {
+        applyingOwnEdit = true
+        defer { applyingOwnEdit = false }
+        body()
+    }
+}

@@ -1,0 +1,140 @@
+import CGtk
+import ComposerCore
+import Foundation
+import GtkBinding
+
+/// What the window observes — the buffer, the input method, the keys, the window — each
+/// reported to the composer as an input event (`forward`). Nothing here decides.
+extension ComposerController {
+    func observeBuffer() {
+        let buffer = ui.buffer
+        onTextInserted(buffer.pointer, after: true) { [weak self] end, text in
+            guard let self, !applyingOwnEdit else { return }
+            // After the default handler the iter points just past the inserted text.
+            forward(.inserted(offset: offset(of: end) - text.unicodeScalars.count, text: text))
+        }
+        // Before the default handler, while the removed text can still be read. The model
+        // moves its selection as GTK moves its marks: nothing to read back afterwards.
+        onRangeDeleted(buffer.pointer, after: false) { [weak self] start, end in
+            guard let self, !applyingOwnEdit else { return }
+            forward(.deleted(min(offset(of: start), offset(of: end))..<max(offset(of: start), offset(of: end))))
+        }
+        // A commit or paste is done, and the text view is about to lay the caret's paragraph
+        // out for the input method: text typed past the limit gets its colour first.
+        onSignal(buffer.pointer, "end-user-action") { [weak self] in
+            guard let self, !applyingOwnEdit else { return }
+            forward(.userActionEnded)
+        }
+        let insertMark = gtk_text_buffer_get_insert(buffer.pointer)
+        let boundMark = gtk_text_buffer_get_selection_bound(buffer.pointer)
+        onMarkSet(buffer.pointer) { [weak self] mark in
+            guard let self, !applyingOwnEdit, !applyingOwnSelection,
+                  mark == insertMark || mark == boundMark else { return }
+            forwardSelection()
+        }
+        // Undo and redo are buffer signals whose class handler does the work (run-last):
+        // a plain handler runs before it, an "after" handler once it is done.
+        for (signal, origin) in [("undo", EditOrigin.undo), ("redo", .redo)] {
+            onSignal(buffer.pointer, signal) { [weak self] in self?.forward(.historyStarted(origin)) }
+            onSignal(buffer.pointer, signal, after: true) { [weak self] in self?.forward(.historyEnded(origin)) }
+        }
+        // GTK4 pastes asynchronously: paste-clipboard starts it, paste-done ends it.
+        onSignal(ui.textView, "paste-clipboard") { [weak self] in self?.forward(.pasteStarted) }
+        onPointerSignal(buffer.pointer, "paste-done") { [weak self] _ in self?.forward(.pasteEnded) }
+        observeDrops()
+    }
+
+    /// A drop inserts inside the text view's own GtkDropTarget "drop" handler, which stops
+    /// the emission; an emission hook sees it first.
+    private func observeDrops() {
+        guard let target = controller(of: ui.textView, type: gtk_drop_target_get_type()) else { return }
+        observeEmissions(of: "drop", definedOn: gtk_drop_target_get_type(), instance: target) { [weak self] _ in
+            self?.forward(.dropped)
+        }
+    }
+
+    func observeInputMethod() {
+        guard let context = InputMethodContext(textView: ui.textView) else { return }
+        inputMethod = context
+        context.observe { [weak self] event in
+            switch event {
+            case .preeditStart: self?.forward(.preeditStarted)
+            case .preeditChanged(let preedit): self?.forward(.preeditChanged(Preedit(preedit)))
+            case .preeditEnd: self?.forward(.preeditEnded)
+            case .commitWillInsert(let text): self?.forward(.commitStarted(text))
+            case .commitDidInsert: self?.forward(.commitEnded)
+            case .retrieveSurrounding: self?.forward(.surroundingRetrieved)
+            case let .deleteSurrounding(offset, count): self?.forward(.surroundingDeleted(offset: offset, count: count))
+            }
+        }
+    }
+
+    func forwardSelection() {
+        let selection = ui.buffer.selection
+        forward(.selectionChanged(anchor: selection.anchor, caret: selection.caret))
+    }
+
+    /// One capture-phase router: the input method sees a routed key first; only a key it
+    /// did not consume is ours. Every other key goes untouched to the text view, which
+    /// filters it through the IM itself (filtering twice would type it twice).
+    func routeKeys() {
+        captureKeyPresses(on: ui.textView) { [weak self] key in
+            guard let self else { return false }
+            guard !composer.exited else { return true }
+            let name = key.name, shift = key.shift
+            let routed = composer.routes(keyName: name, shift: shift)
+            forward(.keyPressed(name: name, shift: shift))
+            guard routed else { return false }
+            let consumed = inputMethodConsumes(key, textView: ui.textView)
+            forward(.keyFiltered(name: name, shift: shift, consumedByInputMethod: consumed))
+            return true
+        }
+    }
+
+    func observeWindow() {
+        observeFocus(of: ui.textView) { [weak self] focused in
+            guard let self else { return }
+            forward(.focusChanged(focused: focused))
+            announceReadyIfFocused()
+        }
+        onNotify(ui.window, property: "is-active") { [weak self] in self?.announceReadyIfFocused() }
+        // Closing the window destroys it without our destroy(): from then on, hands off.
+        onSignal(ui.window, "destroy") { [weak self] in self?.windowDestroyed() }
+        onBoolSignal(ui.window, "close-request") { [weak self] in
+            self?.exit(reason: .close)
+            return false
+        }
+        captureKeyPresses(on: ui.window) { [weak self] key in
+            guard let self, key.control else { return false }
+            // Ctrl+Q and Ctrl+Shift+T are GTK shortcuts (`ComposerActions`); a key that types
+            // no Latin letter in the active layout runs the one of its letter in another.
+            if !key.alt, let letter = key.latinLetterInAnotherLayout {
+                return actions.activateShortcut(letter: letter, shift: key.shift)
+            }
+            return false
+        }
+        onSignal(ui.textView, "realize", after: true) { [weak self] in self?.ui.styleTags() }
+        // A dark-style switch or a new theme at run time recolours the tags. The settings
+        // outlive the window: the handlers go with it.
+        if let settings = gtk_settings_get_default() {
+            let handlers = ["gtk-application-prefer-dark-theme", "gtk-theme-name"].map { property in
+                onNotify(settings, property: property) { [weak self] in self?.ui.styleTagsAfterNextFrame() }
+            }
+            onSignal(ui.window, "destroy") {
+                for handler in handlers { g_signal_handler_disconnect(settings.rawPointer, handler) }
+            }
+        }
+    }
+}
+
+/// The first controller of `type` among a widget's own event controllers.
+private func controller(of widget: UnsafeMutablePointer<GtkWidget>, type: GType) -> UnsafeMutableRawPointer? {
+    let controllers = gtk_widget_observe_controllers(widget)!
+    defer { g_object_unref(controllers.rawPointer) }
+    for index in 0..<g_list_model_get_n_items(controllers) {
+        guard let item = g_list_model_get_item(controllers, index) else { continue }
+        g_object_unref(item)  // the widget keeps its controllers alive
+        if isInstance(item, of: type) { return item }
+    }
+    return nil
+}
