@@ -95,7 +95,7 @@ final class CompletionListView {
     }
 
     /// Shows the controller's visible rows and selection, or hides the list.
-    func show(_ completion: CompletionController, maximumRows: Int = CompletionController.visibleRowCount) {
+    func show(_ completion: CompletionList, maximumRows: Int = CompletionList.visibleRowCount) {
         guard completion.isOpen, maximumRows > 0 else {
             gtk_widget_set_visible(container, 0)
             return

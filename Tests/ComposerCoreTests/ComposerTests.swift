@@ -9,10 +9,10 @@ private final class Window {
     private(set) var buffer: [Unicode.Scalar]
     private(set) var effects: [Effect] = []
 
-    init(_ text: String = "", limit: LengthLimit = LengthLimit(), completion: CompletionController? = nil,
+    init(_ text: String = "", limit: LengthLimit = LengthLimit(), completion: CompletionList? = nil,
          traces: Bool = true) {
         composer = Composer(text: text, limit: limit,
-                            completion: completion ?? CompletionController(sources: []), traces: traces)
+                            completion: completion ?? CompletionList(sources: []), traces: traces)
         buffer = Array(text.unicodeScalars)
     }
 
@@ -181,7 +181,7 @@ struct ComposerTests {
     }
 
     @Test func acceptingACompletionReplacesTheWordAndResetsTheInputMethod() {
-        let window = Window(completion: CompletionController(sources: [CompletionTestData.people]))
+        let window = Window(completion: CompletionList(sources: [CompletionTestData.people]))
         window.commit("@tanaka")
         window.send(.settle)
         #expect(window.composer.completion.isOpen)

@@ -46,7 +46,7 @@ struct LengthLimitPropertyTests {
             func insert(_ text: String, at offset: Int?, origin: EditOrigin) {
                 let at = min(offset ?? composer.caret, composer.model.document.scalarCount)
                 composer.insert(text, at: at, origin: origin)
-                fresh.insert(contentsOf: repeatElement(LengthLimitController.trimmedOrigins.contains(origin),
+                fresh.insert(contentsOf: repeatElement(LimitCutter.trimmedOrigins.contains(origin),
                                                        count: text.unicodeScalars.count), at: at)
             }
             for step in operations {

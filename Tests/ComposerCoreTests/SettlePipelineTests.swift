@@ -2,15 +2,18 @@ import ComposerCore
 import Testing
 
 /// Records that it ran, to check ordering and what the model looked like.
-private final class RecordingController: SettleController {
+private final class RecordingController: SettleStep {
     let name: String
     private(set) var sawQuietSettleBeforeRunning: [Bool] = []
 
     init(name: String) { self.name = name }
 
-    func settle(_ model: ComposerModel, events: inout [TraceEvent]) {
+    private(set) var textsSeen: [String] = []
+
+    func settle(_ model: ComposerModel, into output: inout SettleOutput) {
         if case let .settle(mark) = model.log.entries.last { sawQuietSettleBeforeRunning.append(mark.isQuiet) }
-        events.append(.commit("ran \(name)"))
+        textsSeen.append(model.text)
+        output.events.append(.commit("ran \(name)"))
     }
 }
 
@@ -18,7 +21,7 @@ private final class RecordingController: SettleController {
 struct SettlePipelineTests {
     @Test func reportsTextOncePerChange() {
         let model = ComposerModel(text: "hi")
-        let pipeline = SettlePipeline(controllers: [TextChangeReporter()])
+        let pipeline = SettlePipeline(steps: [TextChangeReporter()])
         let initial = TextSnapshot(text: "hi", caret: 2, selection: TextSelection(caret: 2))
         #expect(pipeline.settle(model) == [.text(initial)])  // the one text before ready
         #expect(pipeline.settle(model) == [])  // unchanged: not repeated
@@ -31,7 +34,7 @@ struct SettlePipelineTests {
 
     @Test func reportsCommittedTextWhileComposingButNeverThePreedit() {
         let model = ComposerModel()
-        let pipeline = SettlePipeline(controllers: [TextChangeReporter()])
+        let pipeline = SettlePipeline(steps: [TextChangeReporter()])
         _ = pipeline.settle(model)
         model.preeditStarted()
         model.preeditChanged(Preedit(text: "ㅎ", cursor: 1, segments: []))
@@ -43,7 +46,7 @@ struct SettlePipelineTests {
 
     @Test func normalisationChangeIsReported() {
         let model = ComposerModel(text: "é", caret: 0)
-        let pipeline = SettlePipeline(controllers: [TextChangeReporter()])
+        let pipeline = SettlePipeline(steps: [TextChangeReporter()])
         _ = pipeline.settle(model)
         model.applyDelete(range: 0..<1, origin: .program)
         model.applyInsert(at: 0, text: "e\u{301}", origin: .program)
@@ -56,7 +59,7 @@ struct SettlePipelineTests {
         let model = ComposerModel()
         let limit = RecordingController(name: "limit")
         let completion = RecordingController(name: "completion")
-        let pipeline = SettlePipeline(controllers: [limit, completion, TextChangeReporter()])
+        let pipeline = SettlePipeline(steps: [limit, completion, TextChangeReporter()])
         let events = pipeline.settle(model)
         #expect(events == [.commit("ran limit"), .commit("ran completion"), .text(model.snapshot)])
         model.preeditStarted()
@@ -64,5 +67,23 @@ struct SettlePipelineTests {
         #expect(limit.sawQuietSettleBeforeRunning == [true, false])
         #expect(completion.sawQuietSettleBeforeRunning == [true, false])
         #expect(TextChangeReporter().name == "trace")
+    }
+
+    /// Phases: a controller's cut is made in the model (by the caller, through `edit`)
+    /// before the next controller looks, and is not among the effects handed on.
+    @Test func aCutLandsBeforeTheNextControllerLooks() {
+        let model = ComposerModel(text: "abc")
+        model.applyInsert(at: 3, text: "def", origin: .imCommit)
+        let after = RecordingController(name: "after")
+        let pipeline = SettlePipeline(steps: [LimitCutter(limit: LengthLimit(limit: 4, mode: .hard)), after])
+        var cuts: [SettleEffect] = []
+        let output = pipeline.settle(model) { cut in
+            cuts.append(cut)
+            if case let .trim(range, _) = cut { model.applyDelete(range: range, origin: .program) }
+        }
+        #expect(cuts == [.trim(range: 4..<6, caret: 4)])
+        #expect(after.textsSeen == ["abcd"])
+        #expect(output.effects.isEmpty)
+        #expect(output.events == [.limit(removed: "ef", at: 4), .commit("ran after")])
     }
 }

@@ -17,8 +17,8 @@ final class SimulatedComposer {
     private(set) var trims: [(range: Range<Int>, removed: String)] = []
     private(set) var effects: [SettleEffect] = []
     private var randomBits: [Bool]
-    private var limitController: LengthLimitController!
-    private var overflowController: OverflowController!
+    private var limitController: LimitCutter!
+    private var overflowController: OverflowColoring!
     private var pipeline: SettlePipeline!
 
     init(text: String = "", caret: Int? = nil, limit: LengthLimit, inheritance: [Bool] = [true, false]) {
@@ -26,9 +26,9 @@ final class SimulatedComposer {
         self.limit = limit
         tags = [Bool](repeating: false, count: text.unicodeScalars.count)
         randomBits = inheritance.isEmpty ? [false] : inheritance
-        limitController = LengthLimitController(limit: limit) { [unowned self] in apply($0) }
-        overflowController = OverflowController(limit: limit) { [unowned self] in apply($0) }
-        pipeline = SettlePipeline(controllers: [limitController, overflowController, TextChangeReporter()])
+        limitController = LimitCutter(limit: limit)
+        overflowController = OverflowColoring(limit: limit)
+        pipeline = SettlePipeline(steps: [limitController, overflowController, TextChangeReporter()])
     }
 
     var text: String { model.text }
@@ -63,15 +63,18 @@ final class SimulatedComposer {
     func endComposition() { model.preeditEnded() }
 
     /// What the app does when GTK's "end-user-action" fires (a commit or paste is done).
-    func userActionEnded() { overflowController.tagInsertedOverflow(model) }
+    func userActionEnded() {
+        if let tag = overflowController.tagInsertedOverflow(model) { apply(tag) }
+    }
 
     func moveCaret(to offset: Int) { model.setSelection(anchor: offset, caret: offset) }
 
     @discardableResult
     func settle() -> [TraceEvent] {
-        let settled = pipeline.settle(model)
-        events += settled
-        return settled
+        let output = pipeline.settle(model) { [unowned self] cut in apply(cut) }
+        for effect in output.effects { apply(effect) }
+        events += output.events
+        return output.events
     }
 
     /// The scalar ranges carrying the overflow tag.

@@ -27,10 +27,8 @@ private final class HighlightDriver {
         model = ComposerModel(text: text)
         randomBits = inheritance.isEmpty ? [false] : inheritance
         tags = HighlightKind.allCases.map { _ in [Bool](repeating: false, count: text.unicodeScalars.count) }
-        highlighter = TokenHighlighter(people: people, channels: channels, shortcodes: shortcodes) {
-            [unowned self] in apply($0)
-        }
-        pipeline = SettlePipeline(controllers: [highlighter])
+        highlighter = TokenHighlighter(people: people, channels: channels, shortcodes: shortcodes)
+        pipeline = SettlePipeline(steps: [highlighter])
     }
 
     var text: String { model.text }
@@ -64,7 +62,11 @@ private final class HighlightDriver {
 
     func endComposition() { model.preeditEnded() }
 
-    func settle() { _ = pipeline.settle(model) }
+    func settle() {
+        for effect in pipeline.settle(model, edit: { _ in Issue.record("the highlighter never edits") }).effects {
+            apply(effect)
+        }
+    }
 
     func clearEffects() { effects = [] }
 
@@ -292,11 +294,10 @@ struct MentionHighlighterTests {
             people: [DirectoryEntry(id: "u1", name: "tanaka.hanako", display: "田中 花子", latin: "tanaka hanako")],
             channels: [DirectoryEntry(id: "c1", name: "日本語", display: "日本語", latin: "nihongo")])
         let emoji = [EmojiEntry(id: "1f431", char: "🐱", shortcodes: ["cat_face", "cat"])]
-        var effects: [SettleEffect] = []
-        let highlighter = TokenHighlighter(directory: directory, emoji: emoji) { effects.append($0) }
+        let highlighter = TokenHighlighter(directory: directory, emoji: emoji)
         #expect(highlighter.name == "highlighting")
         let model = ComposerModel(text: "@tanaka.hanako #日本語 :cat: :cat_face:")
-        _ = SettlePipeline(controllers: [highlighter]).settle(model)
+        let effects = SettlePipeline(steps: [highlighter]).settle(model) { _ in }.effects
         #expect(effects == [
             .highlight(kind: .mention, add: [0..<14], remove: []),
             .highlight(kind: .channel, add: [15..<19], remove: []),

@@ -12,14 +12,14 @@
 /// trace, all on the text as the edits left it.
 public final class Composer {
     public let model: ComposerModel
-    /// The one limit: the controllers, the commands and the counter read it here.
+    /// The one limit: the settle steps, the commands and the counter read it here.
     public let limit: LengthLimit
     /// The @people, #channels and :emoji: completion (seed 000).
-    public let completion: CompletionController
+    public let completion: CompletionList
     /// Colours @mentions, #channels and :shortcodes: as they are typed (seed 002).
     public private(set) var highlighter: TokenHighlighter
-    public let overflow: OverflowController
-    private let limitController: LengthLimitController
+    public let overflow: OverflowColoring
+    private let limitCutter: LimitCutter
     /// The trace's "text" reporter, kept when the highlighter is replaced: the same text is
     /// not reported twice.
     private let textReporter: TextChangeReporter?
@@ -28,7 +28,6 @@ public final class Composer {
     private let origins = EditOrigins()
     /// The on-screen keyboard, learned from the window's observations.
     private var keyboard = KeyboardState()
-    private let sink: EffectSink
 
     /// The effects of the event being handled (or last handled).
     private var effects: [Effect] = []
@@ -48,21 +47,18 @@ public final class Composer {
     ///   - traces: whether anyone reads the trace: without, no `.trace` effect is made (and
     ///     no "text" event, which copies the whole text), so typing costs less.
     public init(text: String = "", caret: Int? = nil, limit: LengthLimit = LengthLimit(),
-                completion: CompletionController = CompletionController(sources: []),
+                completion: CompletionList = CompletionList(sources: []),
                 tokens: TokenNames = TokenNames(), traces: Bool = true) {
         model = ComposerModel(text: text, caret: caret)
         self.limit = limit
         self.completion = completion
         self.traces = traces
         textReporter = traces ? TextChangeReporter() : nil
-        let sink = EffectSink()
-        self.sink = sink
-        limitController = LengthLimitController(limit: limit) { sink.perform($0) }
-        overflow = OverflowController(limit: limit) { sink.perform($0) }
-        highlighter = Self.makeHighlighter(tokens, sink: sink)
-        pipeline = SettlePipeline(controllers: [])
+        limitCutter = LimitCutter(limit: limit)
+        overflow = OverflowColoring(limit: limit)
+        highlighter = Self.makeHighlighter(tokens)
+        pipeline = SettlePipeline(steps: [])
         pipeline = makePipeline()
-        sink.perform = { [unowned self] in self.perform($0) }
     }
 
     /// Whether the window should route this key (filter it through the input method
@@ -92,7 +88,7 @@ public final class Composer {
         // A new highlighter knows nothing tagged: start it from an untagged buffer.
         let all = 0..<model.document.scalarCount
         var result = HighlightKind.allCases.map { Effect.tag(.highlight(kind: $0, add: [], remove: [all])) }
-        highlighter = Self.makeHighlighter(tokens, sink: sink)
+        highlighter = Self.makeHighlighter(tokens)
         pipeline = makePipeline()
         result.append(.requestSettle)
         return result
@@ -149,7 +145,7 @@ public final class Composer {
             traceEdit { model.applyDelete(range: range, origin: origins.current) }
             effects.append(.requestSettle)
         case .userActionEnded:
-            overflow.tagInsertedOverflow(model)
+            if let tag = overflow.tagInsertedOverflow(model) { effects.append(.tag(tag)) }
         case .historyStarted(let origin):
             origins.begin(origin)
         case .historyEnded(let origin):
@@ -234,7 +230,11 @@ public final class Composer {
         settling = true
         defer { settling = false }
         settleCount += 1
-        for event in pipeline.settle(model) { trace(event) }  // the controllers' own reports
+        // The cuts are made in the model as the pipeline hands them over (phase 1), and
+        // traced at once; the settle steps' own reports and decorations follow (phase 2).
+        let decided = pipeline.settle(model) { cut in perform(cut) }
+        for event in decided.events { trace(event) }
+        for effect in decided.effects { perform(effect) }
         origins.settled()
         showControls()
     }
@@ -256,8 +256,8 @@ public final class Composer {
         }
     }
 
-    /// A settle controller's decision. Cuts are edits of the composer's own; tags go to
-    /// the window as they are.
+    /// A settle step's decision. Cuts are edits of the composer's own, made in the
+    /// model now; tags go to the window as they are.
     private func perform(_ effect: SettleEffect) {
         switch effect {
         case let .trim(range, caret):
@@ -370,13 +370,11 @@ public final class Composer {
     /// The fixed settle order: limit (edits) → overflow → completion → highlighting →
     /// trace (decorations).
     private func makePipeline() -> SettlePipeline {
-        SettlePipeline(controllers: [limitController, overflow, completion, highlighter] + (textReporter.map { [$0] } ?? []))
+        SettlePipeline(steps: [limitCutter, overflow, completion, highlighter] + (textReporter.map { [$0] } ?? []))
     }
 
-    private static func makeHighlighter(_ tokens: TokenNames, sink: EffectSink) -> TokenHighlighter {
-        TokenHighlighter(people: tokens.people, channels: tokens.channels, shortcodes: tokens.shortcodes) {
-            sink.perform($0)
-        }
+    private static func makeHighlighter(_ tokens: TokenNames) -> TokenHighlighter {
+        TokenHighlighter(people: tokens.people, channels: tokens.channels, shortcodes: tokens.shortcodes)
     }
 }
 
@@ -391,10 +389,4 @@ public struct TokenNames: Sendable {
         self.channels = channels
         self.shortcodes = shortcodes
     }
-}
-
-/// Where the settle controllers' decisions go: the composer, once it exists (the
-/// controllers are made before it).
-private final class EffectSink {
-    var perform: (SettleEffect) -> Void = { _ in }
 }

@@ -23,7 +23,7 @@ public enum HighlightKind: String, CaseIterable, Sendable {
 /// the union of its tokens, so whether a scalar is highlighted depends only on the text
 /// at most `reach` scalars around it.
 ///
-/// Seed 002's rules, like `OverflowController`: it runs at settle only, which its own tag
+/// Seed 002's rules, like `OverflowColoring`: it runs at settle only, which its own tag
 /// changes never cause; it computes and applies the newest result synchronously; and it
 /// costs what the edit costs. It keeps the highlighted ranges per kind, maps them through
 /// the edits since the last settle, re-scans only a window of `reach` scalars on either
@@ -32,7 +32,7 @@ public enum HighlightKind: String, CaseIterable, Sendable {
 /// run of it, a paste or a drop may bring any. The whole text
 /// is scanned once, at the first settle. The preedit is never in the document, so it is
 /// never highlighted, while the committed text around it is.
-public final class TokenHighlighter: SettleController {
+public final class TokenHighlighter: SettleStep {
     public let name = "highlighting"
     /// Names longer than this many scalars are never highlighted (it bounds the re-scan).
     public static let maximumNameLength = 120
@@ -48,7 +48,6 @@ public final class TokenHighlighter: SettleController {
     /// The largest reach: how far an edit can change highlighting at all.
     public var reach: Int { reaches[widestKind] }
 
-    private let perform: (SettleEffect) -> Void
     private let names: [Set<String>]
     private let longestName: [Int]
     /// Ranges known to carry each kind's tag (indexed like `HighlightKind.allCases`), as
@@ -64,8 +63,7 @@ public final class TokenHighlighter: SettleController {
     ///   - people: handles (`tanaka`, `tanaka.hanako`), without `@`.
     ///   - channels: channel names (`general`, `日本語`), without `#`.
     ///   - shortcodes: emoji shortcodes (`cat_face`, `+1`), without colons.
-    public init(people: [String], channels: [String], shortcodes: [String],
-                perform: @escaping (SettleEffect) -> Void) {
+    public init(people: [String], channels: [String], shortcodes: [String]) {
         let lists = [people, channels, shortcodes]
         var names: [Set<String>] = []
         var longest: [Int] = []
@@ -82,19 +80,18 @@ public final class TokenHighlighter: SettleController {
         let reaches = longest.map { $0 + 4 }
         self.reaches = reaches
         self.widestKind = reaches.indices.max { reaches[$0] < reaches[$1] } ?? 0
-        self.perform = perform
     }
 
     /// People's handles and channel names from the directory, shortcodes from the emoji data.
-    public convenience init(directory: WorkspaceDirectory, emoji: [EmojiEntry], perform: @escaping (SettleEffect) -> Void) {
+    public convenience init(directory: WorkspaceDirectory, emoji: [EmojiEntry]) {
         self.init(people: directory.people.map(\.name), channels: directory.channels.map(\.name),
-                  shortcodes: emoji.flatMap(\.shortcodes), perform: perform)
+                  shortcodes: emoji.flatMap(\.shortcodes))
     }
 
-    /// The ranges this controller believes carry `kind`'s tag (after the last settle).
+    /// The ranges this step believes carry `kind`'s tag (after the last settle).
     public func ranges(of kind: HighlightKind) -> [Range<Int>] { highlighted[kind.index] }
 
-    public func settle(_ model: ComposerModel, events: inout [TraceEvent]) {
+    public func settle(_ model: ComposerModel, into output: inout SettleOutput) {
         let log = model.log
         let historyKept = log.entries.first.map { $0.sequence <= seenSequence + 1 } ?? true
         let edits = log.edits(after: seenSequence)
@@ -136,7 +133,7 @@ public final class TokenHighlighter: SettleController {
             }
         } else {
             // The first settle: no tag was ever applied, so only inserted text might carry
-            // one. Should the log ever have dropped edits this controller has not seen,
+            // one. Should the log ever have dropped edits this step has not seen,
             // start afresh the same way, with any text possibly tagged.
             if scanned { unknown = InsertedRanges(ranges: count > 0 ? [0..<count] : []) }
             highlighted = highlighted.map { _ in [] }
@@ -177,7 +174,7 @@ public final class TokenHighlighter: SettleController {
             }
         }
         for kind in HighlightKind.allCases where !add[kind.index].isEmpty || !remove[kind.index].isEmpty {
-            perform(.highlight(kind: kind, add: add[kind.index], remove: remove[kind.index]))
+            output.effects.append(.highlight(kind: kind, add: add[kind.index], remove: remove[kind.index]))
         }
     }
 

@@ -1,4 +1,4 @@
-/// What a settle controller decides. The `Composer` makes a cut in its model at once and
+/// What a settle step decides. The `Composer` makes a cut in its model at once and
 /// hands it to the window as an edit of its own; tags go to the window as they are.
 public enum SettleEffect: Equatable, Sendable {
     /// Delete `range` as the composer's own edit, as one undoable step, and put the caret
@@ -8,4 +8,11 @@ public enum SettleEffect: Equatable, Sendable {
     case overflowTag(add: [Range<Int>], remove: [Range<Int>])
     /// Take `kind`'s highlight tag off `remove`, then put it on `add` (scalar ranges).
     case highlight(kind: HighlightKind, add: [Range<Int>], remove: [Range<Int>])
+}
+
+extension SettleEffect {
+    /// Whether it changes the text (a cut), rather than how the text looks.
+    var isEdit: Bool {
+        if case .trim = self { true } else { false }
+    }
 }

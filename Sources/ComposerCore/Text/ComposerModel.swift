@@ -14,7 +14,7 @@ public final class ComposerModel {
     /// Non-nil between `preeditStarted()` and `preeditEnded()`.
     public internal(set) var preedit: Preedit?
     public internal(set) var log: EditLog
-    /// The scalars the controllers read last, kept in step with every edit (see `scalars(in:)`).
+    /// The scalars the settle steps read last, kept in step with every edit (see `scalars(in:)`).
     var nearby = NearbyScalars()
 
     /// - Parameter caret: scalar offset; defaults to the end of `text`, clamped.
@@ -27,7 +27,7 @@ public final class ComposerModel {
     }
 
     /// The scalars between two offsets (clamped): from the copy kept near the latest reads
-    /// and edits when it holds them, else out of the rope (and then kept). For controllers
+    /// and edits when it holds them, else out of the rope (and then kept). For settle steps
     /// that read a window around the caret or an edit at every settle.
     public func scalars(in range: Range<Int>) -> [Unicode.Scalar] {
         let range = document.clampedScalarRange(range)

@@ -1,6 +1,6 @@
 /// One observed change of the committed text.
 ///
-/// Recorded after the fact (the composer never vetoes an edit); later controllers
+/// Recorded after the fact (the composer never vetoes an edit); later settle steps
 /// read these to decide what to do with text that arrived since input last settled.
 public struct Edit: Equatable, Sendable {
     /// Position in the log, shared with settle marks, strictly increasing.

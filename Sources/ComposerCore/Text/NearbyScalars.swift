@@ -1,7 +1,7 @@
 /// A copy of the scalars around the latest reads and edits, kept in step with the document
 /// by the edits themselves.
 ///
-/// At every settle the controllers read the same few hundred scalars around the caret (the
+/// At every settle the settle steps read the same few hundred scalars around the caret (the
 /// highlighter up to four times the longest name, completion the word before the caret).
 /// Reading them out of the rope costs two index walks down the tree, a String and UTF-8
 /// validation — tens of instructions per scalar, the largest part of a keystroke's settle.

@@ -1,5 +1,5 @@
 /// Set operations on sorted, disjoint scalar ranges: the tagged and the wanted text of the
-/// overflow and highlight controllers. Linear in the ranges, one array out: they run on
+/// overflow and highlight settle steps. Linear in the ranges, one array out: they run on
 /// every keystroke.
 enum RangeSet {
     static func union(_ a: [Range<Int>], _ b: [Range<Int>]) -> [Range<Int>] {

@@ -33,7 +33,7 @@ public struct TextDocument: Sendable, Equatable {
     }
 
     /// The scalars between two scalar offsets (clamped), straight from the rope: for
-    /// controllers that read a small window around the caret or an edit on every settle.
+    /// settle steps that read a small window around the caret or an edit on every settle.
     public func scalars(in scalars: Range<Int>) -> [Unicode.Scalar] {
         // Through a String: copying the slice out is much cheaper than iterating the rope's
         // scalar view index by index (callgrind: ~5× fewer instructions for 200 scalars).

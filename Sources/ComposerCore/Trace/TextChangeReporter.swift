@@ -1,17 +1,17 @@
-/// The trace's text controller: reports the committed text when it changed.
+/// The trace's text step: reports the committed text when it changed.
 ///
 /// It reports at most one `text` event per settle and only on change (text, caret
 /// or selection), including while composing; the snapshot holds committed text
 /// only, never the preedit. The first settle always reports, which gives the one
 /// `text` event before `ready`.
-public final class TextChangeReporter: SettleController {
+public final class TextChangeReporter: SettleStep {
     public let name = "trace"
     private var lastReported: TextSnapshot?
     private var seenSequence = -1
 
     public init() {}
 
-    public func settle(_ model: ComposerModel, events: inout [TraceEvent]) {
+    public func settle(_ model: ComposerModel, into output: inout SettleOutput) {
         // Building a snapshot copies the whole text: only when an edit happened since the
         // last settle or the selection moved, so an idle settle costs nothing.
         let edited = !model.log.edits(after: seenSequence).isEmpty
@@ -20,6 +20,6 @@ public final class TextChangeReporter: SettleController {
         let snapshot = model.snapshot
         guard snapshot != lastReported else { return }
         lastReported = snapshot
-        events.append(.text(snapshot))
+        output.events.append(.text(snapshot))
     }
 }

@@ -5,20 +5,18 @@
 /// with a preedit is not "input complete", and the preedit is shown whole. Undo and redo
 /// are never cut (an over-limit undo shows as overflow instead), nor is old text when the
 /// limit is lowered: only insertions of the window that this settle closed count.
-public final class LengthLimitController: SettleController {
+public final class LimitCutter: SettleStep {
     public let name = "limit"
     public var limit: LengthLimit
-    private let perform: (SettleEffect) -> Void
 
     /// The inserting paths the limit applies to: everything but undo and redo.
     public static let trimmedOrigins: Set<EditOrigin> = Set(EditOrigin.allCases).subtracting([.undo, .redo])
 
-    public init(limit: LengthLimit, perform: @escaping (SettleEffect) -> Void) {
+    public init(limit: LengthLimit) {
         self.limit = limit
-        self.perform = perform
     }
 
-    public func settle(_ model: ComposerModel, events: inout [TraceEvent]) {
+    public func settle(_ model: ComposerModel, into output: inout SettleOutput) {
         guard limit.mode == .hard, model.preedit == nil,
               model.document.count(in: limit.unit) > limit.limit else { return }
         let inserted = model.log.insertedInLastQuietWindow(origins: Self.trimmedOrigins)
@@ -27,8 +25,8 @@ public final class LengthLimitController: SettleController {
         // changes it; the cuts come last-first, so each one's offsets stay true.
         let removed = cuts.map { model.document.substring(scalars: $0) }
         for (cut, text) in zip(cuts, removed) {
-            perform(.trim(range: cut, caret: cut.lowerBound))
-            events.append(.limit(removed: text, at: cut.lowerBound))
+            output.effects.append(.trim(range: cut, caret: cut.lowerBound))
+            output.events.append(.limit(removed: text, at: cut.lowerBound))
         }
     }
 }

@@ -6,15 +6,15 @@ import Testing
 /// the app does with GTK, driven by hand.
 private final class CompletionHarness {
     let model: ComposerModel
-    let controller: CompletionController
+    let controller: CompletionList
     let pipeline: SettlePipeline
 
     init(text: String = "", recents: RecentItems = RecentItems(), extraSources: [CompletionSource] = []) {
         model = ComposerModel(text: text)
-        controller = CompletionController(
+        controller = CompletionList(
             sources: [CompletionTestData.people, CompletionTestData.channels, CompletionTestData.emojiSource] + extraSources,
             recents: recents)
-        pipeline = SettlePipeline(controllers: [controller, TextChangeReporter()])
+        pipeline = SettlePipeline(steps: [controller, TextChangeReporter()])
     }
 
     /// Text typed (or committed) at the caret, then a settle; returns the completion events.
@@ -48,14 +48,14 @@ private func state(_ events: [TraceEvent]) -> [String] {
     events.compactMap { if case let .completion(state, _, query, _, _) = $0 { "\(state.rawValue) \(query)" } else { nil } }
 }
 
-@Suite("CompletionController: settles, preedit, acceptance, trace")
-struct CompletionControllerTests {
+@Suite("CompletionList: settles, preedit, acceptance, trace")
+struct CompletionListTests {
     /// The app loads its people after the first frame: a mention typed before they arrive
     /// completes at the first settle after they do, with nothing typed since.
     @Test func aSourceThatArrivesLateCompletesTheWordAlreadyTyped() throws {
         let model = ComposerModel(text: "")
-        let controller = CompletionController(sources: [])
-        let pipeline = SettlePipeline(controllers: [controller])
+        let controller = CompletionList(sources: [])
+        let pipeline = SettlePipeline(steps: [controller])
         model.applyInsert(at: 0, text: "@tana", origin: .imCommit)
         _ = pipeline.settle(model)
         #expect(!controller.isOpen)
@@ -71,10 +71,10 @@ struct CompletionControllerTests {
     /// (once per settle that finds it), and once added the word completes.
     @Test func aMissingSourceIsAskedForByTheWordThatNeedsIt() throws {
         let model = ComposerModel(text: "")
-        let controller = CompletionController(sources: [CompletionTestData.people])
+        let controller = CompletionList(sources: [CompletionTestData.people])
         var asked: [String] = []
         controller.onMissingSource = { asked.append($0) }
-        let pipeline = SettlePipeline(controllers: [controller])
+        let pipeline = SettlePipeline(steps: [controller])
         model.applyInsert(at: 0, text: "@ta", origin: .imCommit)
         _ = pipeline.settle(model)
         #expect(asked.isEmpty && controller.isOpen, "people are there")
@@ -95,7 +95,7 @@ struct CompletionControllerTests {
         guard case let .completion(state, prefix, query, items, selected) = event else { Issue.record("\(event)"); return }
         #expect(state == .update && prefix == "@" && query == "tana" && selected == 0)
         #expect(items.first == "u0001" && items.count == 10)
-        #expect(harness.controller.isOpen && harness.controller.items.count == CompletionController.resultLimit)
+        #expect(harness.controller.isOpen && harness.controller.items.count == CompletionList.resultLimit)
         #expect(harness.controller.visibleItems.count == 5 && harness.controller.visibleItems.first?.title == "田中 太郎")
         #expect(harness.settle().isEmpty)  // nothing changed: nothing reported
     }

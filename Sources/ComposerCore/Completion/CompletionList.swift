@@ -49,7 +49,7 @@ public struct CompletionAcceptance: Equatable, Sendable {
 /// The app shows `visibleItems`, routes Up/Down to `moveSelection(by:)`, Escape to
 /// `close()`, Tab/Enter/click to `acceptance(of:)` → apply the edit → `didAccept(_:)`.
 /// Methods called outside a settle return the trace events to write at once.
-public final class CompletionController: SettleController {
+public final class CompletionList: SettleStep {
     public let name = "completion"
     /// Rows searched and kept (the list scrolls through them).
     public static let resultLimit = 20
@@ -119,7 +119,7 @@ public final class CompletionController: SettleController {
 
     // MARK: - Settle
 
-    public func settle(_ model: ComposerModel, events: inout [TraceEvent]) {
+    public func settle(_ model: ComposerModel, into output: inout SettleOutput) {
         // Composing: the list stays exactly as it was (it neither opens nor changes).
         guard model.preedit == nil else { return }
         let sequence = model.log.lastSequence
@@ -131,7 +131,7 @@ public final class CompletionController: SettleController {
         let found = trigger.word(in: model)
         guard found != lastWord else { return }
         lastWord = found
-        events += show(found)
+        output.events += show(found)
     }
 
     /// Searches for `found` and updates the list; returns the trace events of the change.

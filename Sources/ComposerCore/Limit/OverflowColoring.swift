@@ -1,16 +1,15 @@
 /// Colours what is past the limit (seed 002): the committed graphemes after the limit
 /// carry the overflow tag, in both modes (in hard mode, undo can bring text back over).
 ///
-/// Seed 002's rules: recolour only when characters changed (the controller runs at settle,
+/// Seed 002's rules: recolour only when characters changed (it runs at settle,
 /// which tag changes never cause — no loops); apply only the newest result (it is computed
 /// and applied synchronously at each settle); and cost proportional to the edit, not the
 /// document: it tracks the tagged range through the edits since the last settle and asks
 /// only for the difference, plus the freshly inserted text, whose tag GTK may or may not
 /// have inherited from its neighbours.
-public final class OverflowController: SettleController {
+public final class OverflowColoring: SettleStep {
     public let name = "overflow"
     public var limit: LengthLimit
-    private let perform: (SettleEffect) -> Void
     /// Ranges known to carry the tag, as of `seenSequence`.
     private var tagged: [Range<Int>] = []
     /// Text inserted since the last settle whose tag is unknown (GTK may or may not have
@@ -20,12 +19,11 @@ public final class OverflowController: SettleController {
     private var reported: TraceEvent?
     public private(set) var status = LimitStatus(count: 0, provisionalCount: nil, limit: 0)
 
-    public init(limit: LengthLimit, perform: @escaping (SettleEffect) -> Void) {
+    public init(limit: LengthLimit) {
         self.limit = limit
-        self.perform = perform
     }
 
-    public func settle(_ model: ComposerModel, events: inout [TraceEvent]) {
+    public func settle(_ model: ComposerModel, into output: inout SettleOutput) {
         let document = model.document
         let count = document.count(in: limit.unit)
         status = LimitStatus(count: count, provisionalCount: provisionalCount(model), limit: limit.limit)
@@ -39,14 +37,14 @@ public final class OverflowController: SettleController {
         seenSequence = model.log.lastSequence
         let add = RangeSet.subtract(overflow, known)
         let remove = RangeSet.subtract(RangeSet.union(known, unknown), overflow)
-        if !add.isEmpty || !remove.isEmpty { perform(.overflowTag(add: add, remove: remove)) }
+        if !add.isEmpty || !remove.isEmpty { output.effects.append(.overflowTag(add: add, remove: remove)) }
         tagged = overflow
         untracked = []
 
         let event = TraceEvent.overflow(start: boundary, end: document.scalarCount,
                                         over: max(0, count - limit.limit), unit: limit.unit)
         if event != reported {
-            events.append(event)
+            output.events.append(event)
             reported = event
         }
     }
@@ -58,20 +56,21 @@ public final class OverflowController: SettleController {
     /// past the limit already. GTK does not extend a tag over text typed at the end of its
     /// run, and a tag put on at the settle throws away the paragraph layout the text view
     /// has just built, so every keystroke past the limit would lay its paragraph out twice.
-    /// What it tags is known tagged from then on: the settle computes the whole difference
-    /// and finds this part done, without asking GTK to tag it again.
-    public func tagInsertedOverflow(_ model: ComposerModel) {
-        guard model.document.count(in: limit.unit) > limit.limit else { return }
+    /// What it tags is known tagged from then on (the caller applies the effect it returns
+    /// at once): the settle computes the whole difference and finds this part done,
+    /// without asking GTK to tag it again.
+    public func tagInsertedOverflow(_ model: ComposerModel) -> SettleEffect? {
+        guard model.document.count(in: limit.unit) > limit.limit else { return nil }
         let edits = model.log.edits(after: seenSequence)
-        guard edits.contains(where: { !$0.inserted.isEmpty }) else { return }
+        guard edits.contains(where: { !$0.inserted.isEmpty }) else { return nil }
         let boundary = limitBoundary(model)
         let (known, unknown) = trackTagged(through: edits)
         let past = unknown.filter { $0.lowerBound > boundary }
-        guard !past.isEmpty else { return }
-        perform(.overflowTag(add: past, remove: []))
+        guard !past.isEmpty else { return nil }
         seenSequence = model.log.lastSequence
         tagged = RangeSet.union(known, past)
         untracked = RangeSet.subtract(unknown, past)
+        return .overflowTag(add: past, remove: [])
     }
 
     /// The last limit boundary computed, the limit it was for, and the log sequence it is
