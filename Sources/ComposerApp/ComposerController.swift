@@ -15,7 +15,7 @@ public final class ComposerController {
     public var model: ComposerModel { composer.model }
     public var limit: LengthLimit { composer.limit }
     /// The @people, #channels and :emoji: completion (seed 000).
-    public var completion: CompletionController { composer.completion }
+    public var completion: CompletionList { composer.completion }
     public let trace: TraceWriter
     /// People and channels (from `--data`): given at start (tests), or installed once
     /// loaded off the main thread (`useData`).
@@ -66,7 +66,7 @@ public final class ComposerController {
         let data = data ?? .empty
         directory = data.directory
         self.quit = quit
-        let completion = CompletionController(
+        let completion = CompletionList(
             sources: data.completionSources,
             recents: RecentItems(directory: URL(fileURLWithPath: options.profileDirectory)))
         composer = Composer(text: options.initialText, caret: options.caret, limit: options.limit,
@@ -188,7 +188,7 @@ public final class ComposerController {
     /// The input grows with its text in this frame (the cap is measured again only when an
     /// edit could change it).
     private func fitInputToText() {
-        if grownAtSequence != Int.min, let editFrom = model.log.edits(after: grownAtSequence).map(\.range.lowerBound).min() {
+        if grownAtSequence != Int.min, let editFrom = model.log.lowestEditStart(after: grownAtSequence) {
             ui.fitInputToText(editFrom: editFrom)
         }
         grownAtSequence = model.log.lastSequence

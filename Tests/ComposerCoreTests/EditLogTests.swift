@@ -26,6 +26,25 @@ struct EditLogTests {
         #expect(model.log.editsInLastQuietWindow().map(\.origin) == [.imCommit, .imCommit])
     }
 
+    /// The questions asked on every keystroke answer without collecting the edits, and
+    /// agree with `edits(after:)`.
+    @Test func questionsAboutRecentEditsAgreeWithTheEditsThemselves() {
+        let model = ComposerModel(text: "hello")
+        let start = model.log.lastSequence
+        #expect(model.log.lowestEditStart(after: start) == nil)
+        #expect(model.log.editsAfter(start, allSatisfy: { _ in false }), "no edit: vacuously true")
+        model.applyInsert(at: 5, text: "!", origin: .key)
+        model.markSettle()
+        model.applyDelete(range: 1..<2, origin: .key)
+        model.applyInsert(at: 3, text: "x", origin: .key)
+        let edits = model.log.edits(after: start)
+        #expect(model.log.lowestEditStart(after: start) == edits.map(\.range.lowerBound).min())
+        #expect(model.log.lowestEditStart(after: start) == 1)
+        #expect(model.log.editsAfter(start, allSatisfy: { $0.range.lowerBound > 0 }))
+        #expect(!model.log.editsAfter(start, allSatisfy: { $0.range.lowerBound > 1 }))
+        #expect(model.log.lastEditSequence == edits.last?.sequence)
+    }
+
     @Test func emptyPreeditStillMakesASettleNonQuiet() {
         let model = ComposerModel()
         model.applyInsert(at: 0, text: "a", origin: .key)

@@ -16,6 +16,11 @@ struct SendDecisionTests {
         #expect(!model.canSend())
     }
 
+    @Test(arguments: [" \u{301}", "\u{200B}", "\u{3000}x"])
+    func sendsWhatCanBeSeen(_ text: String) {
+        #expect(ComposerModel(text: text).sendDecision() == .send(text))
+    }
+
     @Test func refusesWhileComposingEvenWithText() {
         let model = ComposerModel(text: "ok")
         model.preeditStarted()

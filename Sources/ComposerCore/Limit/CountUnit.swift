@@ -49,9 +49,10 @@ extension TextDocument {
         return scalarOffset(ofGrapheme: graphemeOffset(ofScalar: scalar))
     }
 
-    /// Whether the text is only whitespace and newlines. Stops at the first other
-    /// character, so a real message costs nothing however long it is.
+    /// Whether the text is only whitespace and newlines (scalars with Unicode's
+    /// White_Space property: a mark on a space is something to see, not blank). Stops at the
+    /// first other scalar, so a real message costs nothing however long it is.
     public var isBlank: Bool {
-        storage.allSatisfy { $0.isWhitespace || $0.isNewline }
+        storage.unicodeScalars.allSatisfy(\.properties.isWhitespace)
     }
 }

@@ -1,6 +1,6 @@
 /// The ordered record of edits and settle marks.
 ///
-/// Controllers judge input only once it is complete (lesson 004): they ask what
+/// Settle steps judge input only once it is complete (lesson 004): they ask what
 /// was inserted since the last quiet settle, or in the quiet window that the latest
 /// quiet settle just closed, and get ranges in today's text.
 public struct EditLog: Sendable {
@@ -55,7 +55,7 @@ public struct EditLog: Sendable {
     }
 
     /// Edits between the second-to-last and the last quiet settle: the input that
-    /// the latest quiet settle declared complete. A controller running right after
+    /// the latest quiet settle declared complete. A settle step running right after
     /// that settle (the settle pipeline marks first) judges exactly these.
     public func editsInLastQuietWindow() -> [Edit] {
         guard let end = lastQuietIndex else { return [] }
@@ -72,7 +72,7 @@ public struct EditLog: Sendable {
     /// The sequence number of the newest entry (-1 when empty).
     public var lastSequence: Int { nextSequence - 1 }
 
-    /// The sequence number of the newest edit (-1 before the first): a controller that has
+    /// The sequence number of the newest edit (-1 before the first): a settle step that has
     /// seen it knows the text has not changed since, without asking for the edits.
     public private(set) var lastEditSequence = -1
 
@@ -84,6 +84,17 @@ public struct EditLog: Sendable {
             if case .edit(let edit) = entry, !condition(edit) { return false }
         }
         return true
+    }
+
+    /// The lowest offset an edit recorded after sequence `sequence` started at (in the text
+    /// as that edit found it), or nil when there is none; without collecting the edits.
+    public func lowestEditStart(after sequence: Int) -> Int? {
+        var lowest: Int?
+        for entry in entries.reversed() {
+            guard entry.sequence > sequence else { break }
+            if case .edit(let edit) = entry { lowest = min(lowest ?? edit.range.lowerBound, edit.range.lowerBound) }
+        }
+        return lowest
     }
 
     /// Edits recorded after the entry with sequence `sequence`, oldest first. Scans from
