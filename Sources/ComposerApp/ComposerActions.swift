@@ -2,9 +2,11 @@ import CGtk
 import ComposerCore
 import GtkBinding
 
-/// The composer's commands (`ComposerCommand`) and the caret moves (`CaretDirection`) as
-/// GActions in the window's "composer" group, with their shortcuts and the buttons bound to
-/// them — the gnome-text-editor way.
+/// The composer's commands (`ComposerCommand`), the caret moves (`CaretDirection`) and the
+/// completion list's commands as GActions in the window's "composer" group, with their
+/// shortcuts and the buttons bound to them — the gnome-text-editor way. The completion
+/// list's keys (Up, Down, Tab, Enter, Escape) have no accelerator: they must reach the
+/// input method first, so the composer routes them itself (`Composer.routes`).
 ///
 /// Shortcuts go through a GtkShortcutController, not through key names: GTK matches a
 /// shortcut on the key's position in the other layouts too, so Ctrl+Q quits with a Russian
@@ -17,11 +19,13 @@ final class ComposerActions {
     private let window: UnsafeMutablePointer<GtkWidget>
     private var actions: [ComposerCommand: OpaquePointer] = [:]
     private var caretActions: [OpaquePointer] = []
+    private var completionActions: [OpaquePointer] = []
     private let caretButtons: [UnsafeMutablePointer<GtkWidget>]
 
     init(window: UnsafeMutablePointer<GtkWidget>, sendButton: UnsafeMutablePointer<GtkWidget>,
          trimButton: UnsafeMutablePointer<GtkWidget>, caretButtons: [UnsafeMutablePointer<GtkWidget>],
-         perform: @escaping (ComposerCommand) -> Void, moveCaret: @escaping (CaretDirection, _ extend: Bool) -> Void) {
+         perform: @escaping (ComposerCommand) -> Void, moveCaret: @escaping (CaretDirection, _ extend: Bool) -> Void,
+         completion: @escaping (InputEvent) -> Void) {
         self.window = window
         self.caretButtons = caretButtons
         let group = g_simple_action_group_new()!
@@ -35,6 +39,9 @@ final class ComposerActions {
         }
         for command in ComposerCommand.allCases {
             actions[command] = add(command.rawValue) { perform(command) }
+        }
+        for (name, event) in Self.completionCommands {
+            completionActions.append(add(name) { completion(event) })
         }
         var caretShortcuts: [(accelerator: String, action: String)] = []
         for direction in CaretDirection.allCases {
@@ -63,6 +70,19 @@ final class ComposerActions {
 
     private static func name(_ command: ComposerCommand) -> String { "\(group).\(command.rawValue)" }
 
+    /// The completion list's commands, by action name.
+    static let completionCommands: [(String, InputEvent)] = [
+        ("completion-next", .moveCompletion(by: 1)), ("completion-previous", .moveCompletion(by: -1)),
+        ("completion-accept", .acceptCompletion(index: nil)), ("completion-close", .closeCompletion),
+    ]
+
+    /// Whether action `name` of the group can run now (for tests).
+    func isEnabled(_ name: String) -> Bool {
+        var all = Array(actions.values) + caretActions + completionActions
+        all.removeAll { String(cString: g_action_get_name($0)) != name }
+        return all.first.map { g_action_get_enabled($0) != 0 } ?? false
+    }
+
     /// "caret-left", "caret-left-extend", …
     static func caretActionName(_ direction: CaretDirection, extend: Bool) -> String {
         "caret-\(direction.rawValue)\(extend ? "-extend" : "")"
@@ -80,10 +100,11 @@ final class ComposerActions {
 
     /// What can run now: the commands' and the caret moves' enabled state, and the buttons'
     /// sensitivity with them. The caret waits while a composition is in progress.
-    func update(canSend: Bool, canTrim: Bool, canMoveCaret: Bool) {
+    func update(canSend: Bool, canTrim: Bool, canMoveCaret: Bool, completionOpen: Bool) {
         g_simple_action_set_enabled(actions[.send], canSend ? 1 : 0)
         g_simple_action_set_enabled(actions[.trim], canTrim ? 1 : 0)
         for action in caretActions { g_simple_action_set_enabled(action, canMoveCaret ? 1 : 0) }
         for button in caretButtons { gtk_widget_set_sensitive(button, canMoveCaret ? 1 : 0) }
+        for action in completionActions { g_simple_action_set_enabled(action, completionOpen ? 1 : 0) }
     }
 }

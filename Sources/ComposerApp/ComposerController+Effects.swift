@@ -27,8 +27,9 @@ extension ComposerController {
                 trace.emit(event)
             case .showStatus(let status):
                 ui.show(status)
-            case let .controls(canSend, canTrim, composing):
-                actions.update(canSend: canSend, canTrim: canTrim, canMoveCaret: !composing)
+            case let .controls(canSend, canTrim, canMoveCaret, completionOpen):
+                actions.update(canSend: canSend, canTrim: canTrim, canMoveCaret: canMoveCaret,
+                               completionOpen: completionOpen)
             case .completionChanged:
                 panelLayout.relayout()
             case .keyboardChanged(let keyboard):

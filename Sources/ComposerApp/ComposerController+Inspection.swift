@@ -16,6 +16,9 @@ extension ComposerController {
         return peerDriver.playNextNow()
     }
 
+    /// Whether the "composer" group's action `name` can run now (for tests).
+    public func actionIsEnabled(_ name: String) -> Bool { actions.isEnabled(name) }
+
     /// The top-level window (for `gtk_application_add_window` and tests).
     public var window: UnsafeMutablePointer<GtkWidget> { ui.window }
     public var textView: UnsafeMutablePointer<GtkWidget> { ui.textView }

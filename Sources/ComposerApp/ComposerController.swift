@@ -93,6 +93,8 @@ public final class ComposerController {
             }
         } moveCaret: { [weak self] direction, extend in
             self?.pressCaretButton(direction, extend: extend)
+        } completion: { [weak self] event in
+            self?.forward(event)
         }
         ui.completionList.onActivate = { [weak self] index in self?.acceptCompletion(index) }
         setUpLayout()

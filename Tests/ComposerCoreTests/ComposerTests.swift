@@ -66,7 +66,7 @@ struct ComposerTests {
         #expect(window.effects.contains(.requestSettle))
         #expect(window.edits.map(\.origin) == [.key])
         let settled = window.send(.settle)
-        #expect(settled.contains(.controls(canSend: true, canTrim: false, composing: false)))
+        #expect(settled.contains(.controls(canSend: true, canTrim: false, canMoveCaret: true, completionOpen: false)))
         #expect(settled.contains { if case .showStatus(let status) = $0 { status.count == 2 } else { false } })
     }
 
@@ -194,6 +194,23 @@ struct ComposerTests {
         #expect(window.bufferText == window.text)
         #expect(window.traced.contains { if case .accept = $0 { true } else { false } })
         #expect(!window.composer.completion.isOpen)
+    }
+
+    /// The list's commands as events (the window's actions send them): the selection moves,
+    /// the list closes, and "can the list's commands run" follows.
+    @Test func theCompletionListsCommandsAndTheirEnabledState() {
+        let window = Window(completion: CompletionList(sources: [CompletionTestData.people]))
+        window.commit("@tana")
+        let opened = window.send(.settle)
+        #expect(opened.contains { if case .controls(_, _, _, completionOpen: true) = $0 { true } else { false } })
+        let moved = window.send(.moveCompletion(by: 1))
+        #expect(moved.contains(.completionChanged))
+        #expect(window.composer.completion.selectedIndex == 1)
+        let closed = window.send(.closeCompletion)
+        #expect(!window.composer.completion.isOpen)
+        #expect(closed.contains { if case .controls(_, _, _, completionOpen: false) = $0 { true } else { false } })
+        #expect(window.send(.moveCompletion(by: 1)).filter { if case .trace = $0 { true } else { false } }.isEmpty,
+                "closed: nothing moves")
     }
 
     @Test func focusLeavingSettlesAndExitHappensOnce() {

@@ -19,6 +19,29 @@ extension GtkWindowSuites {
         ]
         static var directory: WorkspaceDirectory { WorkspaceDirectory(people: people, channels: []) }
 
+        /// The list's commands are actions of the window ("composer.completion-next", …),
+        /// enabled exactly while the list is open, the state set with the others in one place.
+        @Test func theListsCommandsAreActionsEnabledWhileItIsOpen() async throws {
+            let people = [
+                DirectoryEntry(id: "t1", name: "tanaka", display: "Tanaka Taro", reading: "", latin: "tanaka taro"),
+                DirectoryEntry(id: "t2", name: "tanabe", display: "Tanabe Jun", reading: "", latin: "tanabe jun"),
+            ]
+            let (composer, _) = try await GtkFixture.composer(directory: WorkspaceDirectory(people: people, channels: []))
+            defer { GtkFixture.close(composer) }
+            #expect(!composer.actionIsEnabled("completion-next"), "closed: nothing to move")
+            try GtkFixture.xdotool.type("@tan")
+            try await GtkFixture.settled(composer, "the list for @tan") { composer.completionTitlesShown.count == 2 }
+            for name in ["completion-next", "completion-previous", "completion-accept", "completion-close"] {
+                #expect(composer.actionIsEnabled(name), "\(name) while open")
+            }
+            #expect(gtk_widget_activate_action_variant(composer.window, "composer.completion-next", nil) != 0)
+            #expect(composer.completion.selectedIndex == 1)
+            #expect(gtk_widget_activate_action_variant(composer.window, "composer.completion-close", nil) != 0)
+            try await GtkFixture.settled(composer, "the list closed") { composer.completionTitlesShown.isEmpty }
+            #expect(!composer.actionIsEnabled("completion-accept"), "closed again")
+            #expect(composer.model.text == "@tan")
+        }
+
         @Test func rowsShowNamesAsLiteralTextAndAClickAcceptsKeepingFocus() async throws {
             let (composer, _) = try await GtkFixture.composer(directory: Self.directory)
             defer { GtkFixture.close(composer) }

@@ -182,6 +182,12 @@ public final class Composer {
             trimToLimit()
         case .acceptCompletion(let index):
             acceptCompletion(index)
+        case .moveCompletion(let delta):
+            guard !exited else { return }
+            completionChanged(completion.moveSelection(by: delta))
+        case .closeCompletion:
+            guard !exited else { return }
+            completionChanged(completion.close())
         case .exit(let reason):
             exit(reason)
         }
@@ -245,7 +251,7 @@ public final class Composer {
 
     private func showControls() {
         let controls = Effect.controls(canSend: model.canSend(limit: limit), canTrim: model.canTrim(limit: limit),
-                                       composing: model.isComposing)
+                                       canMoveCaret: !model.isComposing, completionOpen: completion.isOpen)
         if controls != shownControls {
             shownControls = controls
             effects.append(controls)
@@ -324,6 +330,7 @@ public final class Composer {
     private func completionChanged(_ events: [TraceEvent]) {
         for event in events { trace(event) }
         effects.append(.completionChanged)
+        showControls()
     }
 
     /// Final settle, the exit event, then quit. Once: closing after Ctrl+Q is one exit.

@@ -14,9 +14,9 @@ public enum Effect: Equatable, Sendable {
     case trace(TraceEvent)
     /// Show the counter for this status (and the Trim button with it).
     case showStatus(LimitStatus)
-    /// Which commands can run now, and whether a composition is in progress (the caret
-    /// toolbar waits for it to end).
-    case controls(canSend: Bool, canTrim: Bool, composing: Bool)
+    /// Which commands can run now: Send, Trim, the caret moves (they wait while a
+    /// composition is in progress) and the completion list's (while it is open).
+    case controls(canSend: Bool, canTrim: Bool, canMoveCaret: Bool, completionOpen: Bool)
     /// The completion list changed (opened, narrowed, moved, closed): show it again.
     case completionChanged
     /// Lay the panel out for the keyboard as it is now.

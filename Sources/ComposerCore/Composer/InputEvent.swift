@@ -69,5 +69,9 @@ public enum InputEvent: Equatable, Sendable {
     case trim
     /// Accept completion row `index` (nil: the selected one).
     case acceptCompletion(index: Int?)
+    /// Move the completion list's selection by `delta` rows (Up: -1, Down: +1).
+    case moveCompletion(by: Int)
+    /// Close the completion list (it stays closed until the word at the caret changes).
+    case closeCompletion
     case exit(ExitReason)
 }
