@@ -30,7 +30,7 @@ public final class Composer {
     private var keyboard = KeyboardState()
 
     /// The effects of the event being handled (or last handled).
-    private var effects: [Effect] = []
+    var effects: [Effect] = []
     private var handling = false
     private var settling = false
     /// Trace events of the input method's reaction to a routed key, held while the window
@@ -38,7 +38,7 @@ public final class Composer {
     private var heldTrace: [TraceEvent]?
     /// What a routed key meant when it was pressed, until the input method has had it.
     private var pressedKey: (command: KeyCommand, wasComposing: Bool)?
-    public private(set) var exited = false
+    public internal(set) var exited = false
     /// Settles run so far.
     public private(set) var settleCount = 0
 
@@ -231,7 +231,7 @@ public final class Composer {
     /// on as effects); phase 2 decorates the text the edits left (overflow, completion,
     /// highlighting) and reports it. Never re-entered: nothing it does reaches the buffer
     /// before it returns.
-    private func settle() {
+    func settle() {
         guard !settling else { return }
         settling = true
         defer { settling = false }
@@ -249,7 +249,7 @@ public final class Composer {
     private var shownControls: Effect?
     private var shownStatus: LimitStatus?
 
-    private func showControls() {
+    func showControls() {
         let controls = Effect.controls(canSend: model.canSend(limit: limit), canTrim: model.canTrim(limit: limit),
                                        canMoveCaret: !model.isComposing, completionOpen: completion.isOpen)
         if controls != shownControls {
@@ -274,89 +274,21 @@ public final class Composer {
         }
     }
 
-    // MARK: Commands
-
-    /// Sends the committed text if the model says so; never while composing.
-    private func send() {
-        guard !exited else { return }
-        settle()
-        switch model.sendDecision(limit: limit) {
-        case .send(let message):
-            effects.append(.sent(message))
-            trace(.send(message))
-            traceEdit { model.applyDelete(range: 0..<model.document.scalarCount, origin: .program) }
-            effects.append(.clear)
-            settle()
-        case .refuse(.overLimit(let over)):
-            effects.append(.showLimitHint(limit.overLimitHint(by: over)))
-            effects.append(.bell)
-        case .refuse:
-            effects.append(.bell)
-        }
-    }
-
-    /// "Trim to limit": removes the overflow in one undoable step (never mid-composition).
-    private func trimToLimit() {
-        guard !exited, !model.isComposing else { return }
-        settle()
-        let boundary = model.document.limitBoundary(limit.limit, in: limit.unit)
-        guard boundary < model.document.scalarCount else { return }
-        edit(boundary..<model.document.scalarCount, with: "", origin: .program)
-        settle()
-    }
-
-    /// Accepts row `index` (default: the selected one): replaces the prefix and query with
-    /// the item as one undoable edit of the composer's own, caret after it. The length
-    /// limit applies to it like to any insertion.
-    private func acceptCompletion(_ index: Int?) {
-        guard !exited else { return }
-        settle()
-        guard let acceptance = completion.acceptance(of: index, in: model) else { return }
-        edit(acceptance.replaceRange, with: acceptance.text, origin: .program)
-        select(acceptance.caretAfter)
-        effects.append(.resetInputMethod)
-        completionChanged(completion.didAccept(acceptance))
-        settle()
-    }
-
-    /// Shift+Enter: a line break where the caret is, replacing the selection, as typing it
-    /// would.
-    private func insertNewline() {
-        edit(model.selection.lower..<model.selection.upper, with: "\n", origin: .key)
-        effects.append(.scrollToCaret)
-        effects.append(.requestSettle)
-    }
-
-    private func completionChanged(_ events: [TraceEvent]) {
-        for event in events { trace(event) }
-        effects.append(.completionChanged)
-        showControls()
-    }
-
-    /// Final settle, the exit event, then quit. Once: closing after Ctrl+Q is one exit.
-    private func exit(_ reason: ExitReason) {
-        guard !exited else { return }
-        exited = true
-        settle()
-        trace(.exit(text: model.text, caret: model.selection.caret, preedit: model.preedit?.text ?? "", reason: reason))
-        effects.append(.quit)
-    }
-
     // MARK: Helpers
 
     /// An edit of the composer's own: made in the model now (the buffer follows).
-    private func edit(_ range: Range<Int>, with text: String, origin: EditOrigin) {
+    func edit(_ range: Range<Int>, with text: String, origin: EditOrigin) {
         traceEdit { model.applyDelete(range: range, origin: origin) }
         traceEdit { model.applyInsert(at: range.lowerBound, text: text, origin: origin) }
         effects.append(.edit(range: range, text: text))
     }
 
-    private func select(_ caret: Int) {
+    func select(_ caret: Int) {
         model.setSelection(anchor: caret, caret: caret)
         effects.append(.select(anchor: caret, caret: caret))
     }
 
-    private func trace(_ event: @autoclosure () -> TraceEvent) {
+    func trace(_ event: @autoclosure () -> TraceEvent) {
         guard traces else { return }
         if heldTrace != nil {
             heldTrace!.append(event())
@@ -367,7 +299,7 @@ public final class Composer {
 
     /// Makes an edit in the model and traces it, if it recorded one (an empty insertion or
     /// deletion records nothing).
-    private func traceEdit(_ body: () -> Void) {
+    func traceEdit(_ body: () -> Void) {
         let before = model.log.lastEditSequence
         body()
         guard traces, model.log.lastEditSequence != before, case .edit(let edit)? = model.log.entries.last else { return }
