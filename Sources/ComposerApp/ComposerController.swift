@@ -221,14 +221,14 @@ public final class ComposerController {
     public func exit(reason: ExitReason) {
         if destroyed {
             // The window is gone: the composer still settles and reports its exit.
-            trace(composer.handle(.exit(reason)))
+            applyTraceOnly(composer.handle(.exit(reason)))
             return
         }
         forward(.exit(reason))
     }
 
     /// Applies only the trace of `effects` (the window is gone), and quits if asked.
-    private func trace(_ effects: [Effect]) {
+    private func applyTraceOnly(_ effects: [Effect]) {
         for effect in effects {
             if case .trace(let event) = effect { trace.emit(event) }
             if case .quit = effect { quit() }
