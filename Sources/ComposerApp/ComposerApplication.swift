@@ -27,7 +27,9 @@ public enum ComposerApplication {
         onSignal(app, "activate") {
             guard controller == nil else { return }
             trace.emit(.start(backend: DisplayEnvironment.backend,
-                              imModule: DisplayEnvironment.requestedInputMethodModule))
+                              imModule: DisplayEnvironment.requestedInputMethodModule,
+                              settings: TranscriptSettings(limit: options.limit, dataDirectory: options.dataDirectory,
+                                                           simulatedKeyboardInset: options.simulatedKeyboardInset)))
             let composer = ComposerController(options: options, trace: trace, data: nil) {
                 g_application_quit(cast(app))
             }

@@ -11,11 +11,16 @@ struct TraceEventTests {
     static let snapshot = TextSnapshot(text: "a\"b\n", caret: 1, selection: TextSelection(anchor: 3, caret: 1))
 
     static let expectedLines: [(TraceEvent, String)] = [
-        (.start(backend: "x11", imModule: "ibus"), #"{"ev":"start","t":42,"v":1,"backend":"x11","im_module":"ibus"}"#),
+        (.start(backend: "x11", imModule: "ibus", settings: TranscriptSettings(limit: LengthLimit(limit: 10, mode: .hard, unit: .scalars),
+                                                                               dataDirectory: "/srv/data")),
+         #"{"ev":"start","t":42,"v":1,"backend":"x11","im_module":"ibus","limit":10,"limit_mode":"hard","unit":"scalars","data":"/srv/data"}"#),
+        (.start(backend: "wayland", imModule: "wayland", settings: TranscriptSettings(simulatedKeyboardInset: 260)),
+         #"{"ev":"start","t":42,"v":1,"backend":"wayland","im_module":"wayland","limit":200,"limit_mode":"soft","unit":"graphemes","data":"","osk_inset":260}"#),
         (.ready, #"{"ev":"ready","t":42}"#),
         (.focus(in: true), #"{"ev":"focus","t":42,"in":true}"#),
         (.key(keyval: "Return", consumed: false), #"{"ev":"key","t":42,"keyval":"Return","consumed":false}"#),
         (.key(keyval: "a", consumed: nil), #"{"ev":"key","t":42,"keyval":"a"}"#),
+        (.key(keyval: "Return", consumed: false, shift: true), #"{"ev":"key","t":42,"keyval":"Return","consumed":false,"shift":true}"#),
         (.preeditStart, #"{"ev":"preedit-start","t":42}"#),
         (.preeditEnd, #"{"ev":"preedit-end","t":42}"#),
         (.preedit(preedit), #"{"ev":"preedit","t":42,"text":"こねこ","cursor":3,"segments":[[0,1,["underline"]],[1,3,["underline","highlight"]]]}"#),
@@ -41,7 +46,27 @@ struct TraceEventTests {
          #"{"ev":"keyboard","t":42,"visible":true,"height":214,"overlap":0,"source":"resize"}"#),
         (.send("hi"), #"{"ev":"send","t":42,"text":"hi"}"#),
         (.exit(text: "子猫", caret: 2, preedit: "", reason: .ctrlQ), #"{"ev":"exit","t":42,"text":"子猫","caret":2,"preedit":"","reason":"ctrl-q"}"#),
+        (.settle, #"{"ev":"settle","t":42}"#),
+        (.selection(anchor: 4, caret: 1), #"{"ev":"selection","t":42,"anchor":4,"caret":1}"#),
+        (.command(.send), #"{"ev":"command","t":42,"name":"send"}"#),
+        (.command(.trim), #"{"ev":"command","t":42,"name":"trim"}"#),
+        (.command(.accept(index: 2)), #"{"ev":"command","t":42,"name":"accept","index":2}"#),
+        (.command(.accept(index: nil)), #"{"ev":"command","t":42,"name":"accept"}"#),
+        (.command(.completionMove(by: -1)), #"{"ev":"command","t":42,"name":"completion-move","by":-1}"#),
+        (.command(.completionClose), #"{"ev":"command","t":42,"name":"completion-close"}"#),
+        (.data(TracedData(sources: [("people", 14), ("channels", 6)], recents: ["people": ["u0002", "u0001"]])),
+         #"{"ev":"data","t":42,"sources":{"people":14,"channels":6},"recents":{"people":["u0002","u0001"]}}"#),
+        (.diverged(text: "abc"), #"{"ev":"diverged","t":42,"text":"abc"}"#),
     ]
+
+    /// A trace line read back is the event that wrote it (what replay relies on).
+    @Test func eachLineDecodesToTheEventThatWroteIt() throws {
+        for (event, line) in Self.expectedLines {
+            let decoded = try TraceEvent.decode(try JSONValue.parse(line))
+            #expect(decoded.t == 42)
+            #expect(decoded.event.json(t: 42).serialized() == line, "\(event.name)")
+        }
+    }
 
     @Test func eachEventSerialisesToItsExactLine() {
         for (event, line) in Self.expectedLines {

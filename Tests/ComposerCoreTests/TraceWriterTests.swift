@@ -32,7 +32,7 @@ struct TraceWriterTests {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try TraceWriter(path: path)
-        writer.emit(.start(backend: "x11", imModule: "ibus"))
+        writer.emit(.start(backend: "x11", imModule: "ibus", settings: TranscriptSettings()))
         #expect(try lines(at: path).count == 2)  // one line plus the empty tail after "\n"
         writer.emit(.commit("line\nbreak"))
         writer.emit(.ready)
@@ -44,7 +44,7 @@ struct TraceWriterTests {
         let times = events.compactMap { $0["t"]?.intValue }
         #expect(times.count == 3 && times.allSatisfy { $0 >= 0 })
         #expect(times == times.sorted())
-        #expect(writer.emitted == [.start(backend: "x11", imModule: "ibus"), .commit("line\nbreak"), .ready])
+        #expect(writer.emitted == [.start(backend: "x11", imModule: "ibus", settings: TranscriptSettings()), .commit("line\nbreak"), .ready])
     }
 
     @Test func openingTruncatesAnExistingFile() throws {

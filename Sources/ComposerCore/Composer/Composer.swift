@@ -88,6 +88,7 @@ public final class Composer {
         // A new highlighter knows nothing tagged: start it from an untagged buffer.
         let all = 0..<model.document.scalarCount
         var result = HighlightKind.allCases.map { Effect.tag(.highlight(kind: $0, add: [], remove: [all])) }
+        if traces { result.append(.trace(dataArrived(sources))) }
         highlighter = Self.makeHighlighter(tokens)
         pipeline = makePipeline()
         result.append(.requestSettle)
@@ -97,7 +98,12 @@ public final class Composer {
     /// A completion source built after the window opened (the emoji index, on first use).
     public func add(_ source: CompletionSource) -> [Effect] {
         completion.add(source)
-        return [.requestSettle]
+        return (traces ? [.trace(dataArrived([source]))] : []) + [.requestSettle]
+    }
+
+    /// The `data` line: what arrived, and the recents it ranks by.
+    private func dataArrived(_ sources: [CompletionSource]) -> TraceEvent {
+        .data(TracedData(sources: sources.map { ($0.name, $0.entries.count) }, recents: completion.recents.lists))
     }
 
     // MARK: Events
@@ -159,8 +165,10 @@ public final class Composer {
         case let .selectionChanged(anchor, caret):
             guard TextSelection(anchor: anchor, caret: caret) != model.selection else { return }
             model.setSelection(anchor: anchor, caret: caret)
+            trace(.selection(anchor: anchor, caret: caret))
             effects.append(.requestSettle)
         case .bufferDiverged(let text):
+            trace(.diverged(text: text))
             model.applyDelete(range: 0..<model.document.scalarCount, origin: .program)
             model.applyInsert(at: 0, text: text, origin: .program)
             effects.append(.requestSettle)
@@ -175,18 +183,24 @@ public final class Composer {
         case .ready:
             trace(.ready)
         case .settle:
+            trace(.settle)
             settle()
         case .send:
+            traceCommand(.send)
             send()
         case .trim:
+            traceCommand(.trim)
             trimToLimit()
         case .acceptCompletion(let index):
+            traceCommand(.accept(index: index))
             acceptCompletion(index)
         case .moveCompletion(let delta):
             guard !exited else { return }
+            traceCommand(.completionMove(by: delta))
             completionChanged(completion.moveSelection(by: delta))
         case .closeCompletion:
             guard !exited else { return }
+            traceCommand(.completionClose)
             completionChanged(completion.close())
         case .exit(let reason):
             exit(reason)
@@ -197,7 +211,7 @@ public final class Composer {
         guard !exited else { return }
         origins.keyPressed()
         guard let command = KeyCommand(keyName: name, shift: shift, completionOpen: completion.isOpen) else {
-            trace(.key(keyval: name, consumed: nil))
+            trace(.key(keyval: name, consumed: nil, shift: shift))
             return
         }
         pressedKey = (command, model.isComposing)
@@ -210,7 +224,7 @@ public final class Composer {
         pressedKey = nil
         let held = heldTrace ?? []
         heldTrace = nil
-        trace(.key(keyval: name, consumed: consumed))
+        trace(.key(keyval: name, consumed: consumed, shift: shift))
         for event in held { trace(event) }
         // The input method may have run a nested loop in which the composer was told to exit.
         guard !exited, let pressed else { return }
@@ -286,6 +300,12 @@ public final class Composer {
     func select(_ caret: Int) {
         model.setSelection(anchor: caret, caret: caret)
         effects.append(.select(anchor: caret, caret: caret))
+    }
+
+    /// A command from a button, a shortcut or the list: recorded for replay (nothing after
+    /// the exit is).
+    private func traceCommand(_ command: TracedCommand) {
+        if !exited { trace(.command(command)) }
     }
 
     func trace(_ event: @autoclosure () -> TraceEvent) {

@@ -3,10 +3,13 @@
 /// The trace lets end-to-end tests check, from outside the process, what the input
 /// method did and what committed text resulted. All offsets are Unicode scalars.
 public enum TraceEvent: Equatable, Sendable {
-    case start(backend: String, imModule: String)
+    /// The trace began, with every setting that changes decisions (a transcript's header).
+    case start(backend: String, imModule: String, settings: TranscriptSettings)
     case ready
     case focus(in: Bool)
-    case key(keyval: String, consumed: Bool?)
+    /// A key press: `consumed` for the keys the composer routes (nil for the others),
+    /// `shift` whether Shift was held (it turns Enter into a line break).
+    case key(keyval: String, consumed: Bool?, shift: Bool = false)
     case preeditStart
     case preeditEnd
     case preedit(Preedit)
@@ -34,6 +37,19 @@ public enum TraceEvent: Equatable, Sendable {
     case send(String)
     case exit(text: String, caret: Int, preedit: String, reason: ExitReason)
 
+    // MARK: Replay inputs: what the window observed that no line above records
+
+    /// Input settled and the composer decided (an idle after the input event, or a frame).
+    case settle
+    /// The window moved the selection or the caret (a click, an arrow key, Select All).
+    case selection(anchor: Int, caret: Int)
+    /// A button, shortcut or completion-list command.
+    case command(TracedCommand)
+    /// People, channels or emoji arrived (they load after the window opened).
+    case data(TracedData)
+    /// The buffer held other text than the composer knew: the buffer won.
+    case diverged(text: String)
+
     /// The trace version written in `start`'s "v" field.
     public static let traceVersion = 1
 
@@ -59,6 +75,11 @@ public enum TraceEvent: Equatable, Sendable {
         case .keyboard: return "keyboard"
         case .send: return "send"
         case .exit: return "exit"
+        case .settle: return "settle"
+        case .selection: return "selection"
+        case .command: return "command"
+        case .data: return "data"
+        case .diverged: return "diverged"
         }
     }
 
@@ -69,14 +90,19 @@ public enum TraceEvent: Equatable, Sendable {
 
     private var fields: [(String, JSONValue)] {
         switch self {
-        case let .start(backend, imModule):
-            return [("v", .int(Self.traceVersion)), ("backend", .string(backend)), ("im_module", .string(imModule))]
-        case .ready, .preeditStart, .preeditEnd:
+        case let .start(backend, imModule, settings):
+            return [
+                ("v", .int(Self.traceVersion)), ("backend", .string(backend)), ("im_module", .string(imModule)),
+                ("limit", .int(settings.limit.limit)), ("limit_mode", .string(settings.limit.mode.rawValue)),
+                ("unit", .string(settings.limit.unit.rawValue)), ("data", .string(settings.dataDirectory)),
+            ] + (settings.simulatedKeyboardInset.map { [("osk_inset", .int($0))] } ?? [])
+        case .ready, .preeditStart, .preeditEnd, .settle:
             return []
         case let .focus(isIn):
             return [("in", .bool(isIn))]
-        case let .key(keyval, consumed):
+        case let .key(keyval, consumed, shift):
             return [("keyval", .string(keyval))] + (consumed.map { [("consumed", .bool($0))] } ?? [])
+                + (shift ? [("shift", .bool(true))] : [])
         case let .preedit(preedit):
             return [
                 ("text", .string(preedit.text)),
@@ -132,6 +158,21 @@ public enum TraceEvent: Equatable, Sendable {
                 ("text", .string(text)), ("caret", .int(caret)),
                 ("preedit", .string(preedit)), ("reason", .string(reason.rawValue)),
             ]
+        case let .selection(anchor, caret):
+            return [("anchor", .int(anchor)), ("caret", .int(caret))]
+        case let .command(command):
+            var fields: [(String, JSONValue)] = [("name", .string(command.name))]
+            if case .accept(let index?) = command { fields.append(("index", .int(index))) }
+            if case .completionMove(let delta) = command { fields.append(("by", .int(delta))) }
+            return fields
+        case let .data(data):
+            let recents = data.recents.keys.sorted().map { ($0, JSONValue.array(data.recents[$0]!.map(JSONValue.string))) }
+            return [
+                ("sources", .object(data.sources.map { ($0.name, JSONValue.int($0.count)) })),
+                ("recents", .object(recents)),
+            ]
+        case let .diverged(text):
+            return [("text", .string(text))]
         }
     }
 
