@@ -8,7 +8,7 @@ struct ImeComposer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ime-composer",
         abstract: "A chat message composer that is correct with real input methods.",
-        subcommands: [Run.self],
+        subcommands: [Run.self, Replay.self],
         defaultSubcommand: Run.self
     )
 }
@@ -90,7 +90,7 @@ struct Run: ParsableCommand {
         let directory = try ProfileDirectory.prepare(profile)
         let options = ComposerOptions(initialText: try initialText(), caret: caret, tracePath: trace,
                                       profileDirectory: directory,
-                                      dataDirectory: data ?? DataDirectory.defaultPath,
+                                      dataDirectory: absolute(data ?? DataDirectory.defaultPath),
                                       limit: LengthLimit(limit: limit, mode: limitMode, unit: count),
                                       simulatedKeyboardInset: oskInset,
                                       peer: try PeerSetting(argument: peer))
@@ -98,6 +98,11 @@ struct Run: ParsableCommand {
         let status = MainActor.assumeIsolated { ComposerApplication.run(options: options) }
         if status != 0 { throw ExitCode(status) }
     }
+}
+
+/// The trace records the data directory for replay, which may run elsewhere: absolute.
+private func absolute(_ path: String) -> String {
+    path.isEmpty ? path : URL(fileURLWithPath: path).standardizedFileURL.path
 }
 
 extension LengthLimit.Mode: ExpressibleByArgument {}

@@ -6,6 +6,9 @@ import Foundation
 do {
     var command = try ImeComposer.parseAsRoot()
     try command.run()
+} catch let failure as TranscriptFailure {
+    FileHandle.standardError.write(Data("ime-composer: \(failure)\n".utf8))
+    exit(2)
 } catch {
     let code = ImeComposer.exitCode(for: error)
     if code == .success {

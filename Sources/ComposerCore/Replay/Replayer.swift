@@ -1,0 +1,223 @@
+/// Runs a transcript's recorded input events through a new `Composer`, without a display
+/// or an input method, and collects the trace it writes (`ime-composer replay`).
+///
+/// What is fed: the input method's events (preedit, commit, surrounding), keys, the
+/// buffer's edits that came from outside the composer, selection moves, settles, commands,
+/// data arrivals, focus, layouts, ready and exit. What is not: the composer's own decisions
+/// (`program` edits and the line break Shift+Enter inserts, limit cuts, completion and
+/// accept events, send, the `text` lines) — the replay makes its own, which is the point.
+///
+/// With other settings than the recording's the text can differ from the recorded one;
+/// the recorded edits are then moved onto the replay's text (`EditPlacement`): what an input
+/// method commits or deletes lands at the replay's caret, as GTK would put it; other edits
+/// keep their place relative to the text around them.
+public final class Replayer {
+    public struct Output: Sendable {
+        /// The trace the replay wrote, each event with the `t` of the line that caused it.
+        public var events: [(t: Int, event: TraceEvent)] = []
+        /// Differences worth knowing that do not stop the replay (other data than recorded).
+        public var warnings: [String] = []
+
+        /// JSON Lines, as the app writes a trace.
+        public var jsonLines: String {
+            events.map { $0.event.json(t: $0.t).serialized() + "\n" }.joined()
+        }
+    }
+
+    private let transcript: Transcript
+    private let settings: TranscriptSettings
+    private let data: ReplayData
+    private let composer: Composer
+    /// The recording's own text and selection, line by line: where its edits were made.
+    private let recorded: ComposerModel
+    private var output = Output()
+    private var currentT = 0
+    /// An edit scope the recorded edits are inside (a commit, a paste, an undo or redo).
+    private var openScope: EditOrigin?
+    /// The replay's own edits that the window would not report back (the line break of
+    /// Shift+Enter): the recording has them as edit lines, which are skipped.
+    private var ownEdits: [Edit] = []
+    private var installedData = false
+    /// While a recorded edit is reported: its trace line is not one of the replay's own.
+    private var reportingRecordedEdit = false
+
+    public init(transcript: Transcript, settings: TranscriptSettings, data: ReplayData) {
+        self.transcript = transcript
+        self.settings = settings
+        self.data = data
+        let initial = transcript.initialText
+        let recents = RecentItems()
+        for (source, ids) in transcript.initialRecents.sorted(by: { $0.key < $1.key }) {
+            for id in ids.reversed() { recents.record(id, source: source) }
+        }
+        composer = Composer(text: initial.text, caret: initial.caret, limit: settings.limit,
+                            completion: CompletionList(sources: [], recents: recents), traces: true)
+        recorded = ComposerModel(text: initial.text, caret: initial.caret)
+    }
+
+    /// Replays every line.
+    /// - Throws: `TranscriptError` when a recorded edit does not fit the recorded text (the
+    ///   transcript is not a whole session, or was changed by hand).
+    public func run() throws(TranscriptError) -> Output {
+        output.events.append((transcript.lines[0].t, .start(backend: transcript.backend, imModule: transcript.imModule, settings: settings)))
+        for line in transcript.lines {
+            currentT = line.t
+            do {
+                try replay(line.event)
+            } catch {
+                throw TranscriptError(file: transcript.name, line: line.number, reason: error.reason)
+            }
+            if composer.exited { break }
+        }
+        closeScope()
+        return output
+    }
+
+    // MARK: Lines
+
+    private func replay(_ event: TraceEvent) throws(TranscriptProblem) {
+        if case .edit(let edit) = event, edit.origin == openScope {
+            // Still inside the open scope.
+        } else {
+            closeScope()
+        }
+        switch event {
+        case .start: break
+        case .text(let snapshot):
+            // An output; it also says where the recording's caret was.
+            recorded.setSelection(anchor: snapshot.selection.anchor, caret: snapshot.caret)
+        case .limit, .overflow, .completion, .accept, .send:
+            break  // the composer's decisions: the replay makes its own
+        case .keyboard:
+            // The window's conclusion about the keyboard, copied: its observations are not
+            // recorded, and nothing the composer decides depends on it.
+            output.events.append((currentT, event))
+        case .ready: feed(.ready)
+        case .focus(let isIn): feed(.focusChanged(focused: isIn))
+        case let .key(name, consumed, shift):
+            ownEdits.removeAll()
+            if composer.routes(keyName: name, shift: shift) {
+                feed(.keyPressed(name: name, shift: shift))
+                feed(.keyFiltered(name: name, shift: shift, consumedByInputMethod: consumed ?? false))
+            } else {
+                feed(.keyPressed(name: name, shift: shift))
+            }
+        case .preeditStart: feed(.preeditStarted)
+        case .preedit(let preedit): feed(.preeditChanged(preedit))
+        case .preeditEnd: feed(.preeditEnded)
+        case .commit(let text):
+            feed(.commitStarted(text))
+            openScope = .imCommit
+        case .surroundingRetrieve: feed(.surroundingRetrieved)
+        case let .surroundingDelete(offset, count): feed(.surroundingDeleted(offset: offset, count: count))
+        case .edit(let edit): try replayEdit(edit)
+        case .layout(let layout): feed(.laidOut(layout))
+        case .exit(_, _, _, let reason): feed(.exit(reason))
+        case .settle: feed(.settle)
+        case let .selection(anchor, caret):
+            try checkInRecordedText(anchor, caret)
+            let placement = EditPlacement(recorded: recorded, replayed: composer.model)
+            recorded.setSelection(anchor: anchor, caret: caret)
+            feed(.selectionChanged(anchor: placement.place(anchor), caret: placement.place(caret)))
+        case .command(let command): feed(command.inputEvent)
+        case .data(let arrived): installData(arrived)
+        case .diverged(let text):
+            recorded.applyDelete(range: 0..<recorded.document.scalarCount, origin: .program)
+            recorded.applyInsert(at: 0, text: text, origin: .program)
+            feed(.bufferDiverged(text: text))
+        }
+    }
+
+    /// A recorded buffer edit: the composer's own are the replay's to make; the others are
+    /// reported to it as the window would, inside the scope that gives them their origin.
+    private func replayEdit(_ edit: Edit) throws(TranscriptProblem) {
+        let removedCount = edit.removed.unicodeScalars.count
+        guard edit.range.lowerBound + removedCount <= recorded.document.scalarCount,
+              isScalarIdentical(recorded.document.substring(scalars: edit.range), edit.removed) else {
+            throw TranscriptProblem("the edit removes \"\(edit.removed)\" at \(edit.range.lowerBound), but the recorded text "
+                                    + "there is \"\(recorded.document.substring(scalars: edit.range.clamped(to: 0..<recorded.document.scalarCount)))\"")
+        }
+        defer { applyToRecorded(edit) }
+        if edit.origin == .program { return }
+        if let own = ownEdits.first, own.origin == edit.origin, isScalarIdentical(own.inserted, edit.inserted),
+           isScalarIdentical(own.removed, edit.removed) {
+            ownEdits.removeFirst()
+            return
+        }
+        if openScope != edit.origin {
+            switch edit.origin {
+            case .paste: feed(.pasteStarted); openScope = .paste
+            case .undo, .redo: feed(.historyStarted(edit.origin)); openScope = edit.origin
+            case .drop: feed(.dropped)
+            case .imCommit, .key, .deleteSurrounding, .program: break
+            }
+        }
+        let placement = EditPlacement(recorded: recorded, replayed: composer.model)
+        let atCaret = edit.origin == .imCommit || edit.origin == .deleteSurrounding
+        let start = atCaret ? placement.placeNearCaret(edit.range.lowerBound) : placement.place(edit.range.lowerBound)
+        let end = min(start + removedCount, composer.model.document.scalarCount)
+        reportingRecordedEdit = true
+        defer { reportingRecordedEdit = false }
+        if end > start { feed(.deleted(start..<end)) }
+        if !edit.inserted.isEmpty { feed(.inserted(offset: start, text: edit.inserted)) }
+    }
+
+    private func applyToRecorded(_ edit: Edit) {
+        if !edit.removed.isEmpty { recorded.applyDelete(range: edit.range, origin: edit.origin) }
+        if !edit.inserted.isEmpty { recorded.applyInsert(at: edit.range.lowerBound, text: edit.inserted, origin: edit.origin) }
+    }
+
+    private func checkInRecordedText(_ offsets: Int...) throws(TranscriptProblem) {
+        let count = recorded.document.scalarCount
+        if let outside = offsets.first(where: { $0 > count }) {
+            throw TranscriptProblem("offset \(outside) is past the end of the recorded text (\(count) scalars)")
+        }
+    }
+
+    /// Ends the scope the recorded edits were in, as the window reports it.
+    private func closeScope() {
+        guard let scope = openScope else { return }
+        openScope = nil
+        switch scope {
+        case .imCommit: feed(.commitEnded); feed(.userActionEnded)
+        case .paste: feed(.pasteEnded); feed(.userActionEnded)
+        case .undo, .redo: feed(.historyEnded(scope))
+        default: break
+        }
+    }
+
+    /// People and channels arrive first (one install), emoji on first use, as in the app.
+    private func installData(_ arrived: TracedData) {
+        var sources: [CompletionSource] = []
+        for (name, recordedCount) in arrived.sources {
+            guard let source = data.source(named: name) else {
+                output.warnings.append("line with \"data\": the recording had a source \"\(name)\" this replay does not know")
+                continue
+            }
+            if source.entries.count != recordedCount {
+                output.warnings.append("the data differs from the recording's: \(source.entries.count) \(name), recorded \(recordedCount)")
+            }
+            sources.append(source)
+        }
+        if !installedData {
+            installedData = true
+            take(composer.install(tokens: data.tokens, sources: sources))
+        } else {
+            for source in sources { take(composer.add(source)) }
+        }
+    }
+
+    private func feed(_ event: InputEvent) {
+        guard !composer.exited || { if case .exit = event { return true } else { return false } }() else { return }
+        take(composer.handle(event))
+    }
+
+    /// Keeps the trace; the rest is the window's business (there is none).
+    private func take(_ effects: [Effect]) {
+        for effect in effects {
+            guard case .trace(let event) = effect else { continue }
+            output.events.append((currentT, event))
+            if !reportingRecordedEdit, case .edit(let edit) = event, edit.origin != .program { ownEdits.append(edit) }
+        }
+    }
+}
