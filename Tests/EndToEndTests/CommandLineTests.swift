@@ -58,4 +58,35 @@ import TestHarness
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("/nonexistent-dir/trace.jsonl"), "\(outcome.stderr)")
     }
+
+    // MARK: replay
+
+    static let seed004 = Transcripts.directory.appendingPathComponent("ibus-anthy-seed-004-hard-limit.jsonl").path
+
+    @Test func replayPrintsTheSameTraceEveryTimeAndChecksItAgainstTheRecording() throws {
+        let first = try run(["replay", "--check", Self.seed004])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.hasPrefix(#"{"ev":"start","#))
+        #expect(first.stdout.contains(#""ev":"limit","#))
+        #expect(try run(["replay", Self.seed004]).stdout == first.stdout, "byte-identical")
+        let soft = try run(["replay", "--check", "--limit-mode", "soft", Self.seed004])
+        #expect(soft.status == 1, "other settings decide otherwise: \(soft.stderr)")
+        #expect(soft.stderr.contains("differs from the recording at line"), "\(soft.stderr)")
+        #expect(!soft.stdout.contains(#""ev":"limit","#) && soft.stdout.contains(#""limit_mode":"soft""#))
+    }
+
+    @Test func aMalformedTranscriptIsFileLineReasonAndStatusTwo() throws {
+        let session = try TestSession(name: "cli-replay")
+        defer { session.stop() }
+        let file = session.directory.appendingPathComponent("broken.jsonl")
+        let start = try String(contentsOfFile: Self.seed004, encoding: .utf8).split(separator: "\n")[0]
+        try (start + "\n{\"ev\":\"commit\",\"t\":1}\n").write(to: file, atomically: true, encoding: .utf8)
+        let outcome = try run(["replay", file.path])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr == "ime-composer: \(file.path):2: missing field \"text\"\n")
+        #expect(outcome.stdout.isEmpty)
+        let missing = try run(["replay", "/nonexistent/t.jsonl"])
+        #expect(missing.status == 2 && missing.stderr == "ime-composer: /nonexistent/t.jsonl: no such file\n")
+        #expect(try run(["replay", "--limit", "-1", Self.seed004]).status == 2)
+    }
 }

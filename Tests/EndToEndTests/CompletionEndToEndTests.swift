@@ -9,9 +9,10 @@ import TestHarness
 struct CompletionEndToEndTests {
     static let artifacts = ComposerBinary.packageRoot.appendingPathComponent("out/test-artifacts")
 
-    static func finish(_ cs: ComposerSession) throws {
+    static func finish(_ cs: ComposerSession, transcript: String) throws {
         #expect(try cs.terminateApp() == 0)
         #expect(try cs.trace.schemaViolations() == [])
+        try Transcripts.replayAndKeep(cs.traceURL, as: transcript, in: cs.session)
     }
 
     @Test(.timeLimit(.minutes(2)), arguments: [InputMethodKind.ibusAnthy, .fcitxAnthy])
@@ -53,7 +54,7 @@ struct CompletionEndToEndTests {
         let edits = trace.entries[acceptFrom...].filter { $0.name == "edit" }
         #expect(edits.allSatisfy { $0.value["origin"]?.stringValue == "program" }, "\(edits.map(\.line))")
         #expect(!trace.entries.contains { $0.name == "send" }, "accepting never sends")
-        try Self.finish(cs)
+        try Self.finish(cs, transcript: "completion-\(kind == .ibusAnthy ? "ibus" : "fcitx5")-anthy-kana-mention")
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -86,6 +87,6 @@ struct CompletionEndToEndTests {
         }
         _ = closed
         #expect(trace.events(named: "text").last?["text"]?.stringValue?.hasSuffix(":cat") == true)
-        try Self.finish(cs)
+        try Self.finish(cs, transcript: "completion-gtk-down-tab-emoji")
     }
 }

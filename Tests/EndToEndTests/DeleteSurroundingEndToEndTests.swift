@@ -85,6 +85,7 @@ struct DeleteSurroundingEndToEndTests {
             app.terminate(signal: SIGTERM)
             #expect(try app.waitForExit(timeout: .seconds(10)) == 0)
             #expect(trace.entries.last?.value["text"]?.stringValue == "naïve 犬")
+            try Transcripts.replayAndKeep(traceURL, as: "ibus-scripted-delete-surrounding", in: session)
         } catch {
             session.markFailed()
             throw error

@@ -80,7 +80,7 @@ struct Fcitx5EndToEndTests {
             $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == ""
         }
 
-        try Self.terminateAndCheckTrace(cs)
+        try Self.terminateAndCheckTrace(cs, transcript: "fcitx5-anthy-koneko-send")
     }
 
     // MARK: fcitx5-hangul
@@ -160,13 +160,13 @@ struct Fcitx5EndToEndTests {
         #expect(!all.contains { $0.name == "surrounding" && $0.value["kind"]?.stringValue == "delete" },
                 "hangul deleted surrounding text")
 
-        try Self.terminateAndCheckTrace(cs)
+        try Self.terminateAndCheckTrace(cs, transcript: "fcitx5-hangul-enter-commits-then-sends")
     }
 
     // MARK: shared
 
     /// SIGTERM: `exit` (reason sigterm) is the last line, status 0, every line valid.
-    static func terminateAndCheckTrace(_ cs: ComposerSession) throws {
+    static func terminateAndCheckTrace(_ cs: ComposerSession, transcript: String) throws {
         let trace = cs.trace
         cs.app.terminate(signal: SIGTERM)
         let exit = try trace.waitFor(event: "exit")
@@ -183,5 +183,6 @@ struct Fcitx5EndToEndTests {
             let problems = schema.validate(entry.line)
             #expect(problems.isEmpty, "line \(entry.index + 1) violates \(schemaURL.lastPathComponent): \(problems)\n    \(entry.line)")
         }
+        try Transcripts.replayAndKeep(cs.traceURL, as: transcript, in: cs.session)
     }
 }

@@ -52,5 +52,33 @@ struct GtkSimpleEndToEndTests {
         #expect(try cs.app.waitForExit(timeout: .seconds(10)) == 0)
         #expect(trace.entries.last?.value["reason"]?.stringValue == "sigint")
         #expect(try trace.schemaViolations() == [])
+        try Transcripts.replayAndKeep(cs.traceURL, as: "gtk-dead-keys-combining-caron", in: cs.session)
+    }
+
+    /// Ctrl+Shift+U hex entry (GTK's simple IM) types 🐱 as a preedit "u1f431", committed
+    /// by Space; over a soft limit of 3, Trim to limit (Ctrl+Shift+T, a command the
+    /// transcript records as such) cuts the overflow, and Return sends what is left.
+    @Test(.timeLimit(.minutes(2)))
+    func hexEntryAndTrimToASoftLimit() throws {
+        let cs = try ComposerSession(.gtkSimple, arguments: ["--limit", "3"], name: "e2e-simple-hex")
+        defer { cs.stop() }
+        let trace = cs.trace
+        try cs.xdotool.type("ab")
+        try trace.waitFor("text ab") { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "ab" }
+        try cs.xdotool.key(["ctrl+shift+u"])
+        try cs.xdotool.key(["1", "f", "4", "3", "1"])
+        try trace.waitFor("the hex preedit") { $0["ev"]?.stringValue == "preedit" && $0["text"]?.stringValue == "u1f431" }
+        try cs.xdotool.key(["space"])
+        try trace.waitFor("🐱 committed") { $0["ev"]?.stringValue == "commit" && $0["text"]?.stringValue == "🐱" }
+        try cs.xdotool.type("cd")
+        try trace.waitFor("two over") { $0["ev"]?.stringValue == "overflow" && $0["over"]?.intValue == 2 }
+        try cs.xdotool.key(["ctrl+shift+t"])
+        try trace.waitFor("trimmed") { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "ab🐱" }
+        #expect(trace.entries.contains { $0.name == "command" && $0.value["name"]?.stringValue == "trim" })
+        try cs.xdotool.key(["Return"])
+        try trace.waitFor("send") { $0["ev"]?.stringValue == "send" && $0["text"]?.stringValue == "ab🐱" }
+        #expect(try cs.terminateApp() == 0)
+        #expect(try trace.schemaViolations() == [])
+        try Transcripts.replayAndKeep(cs.traceURL, as: "gtk-hex-entry-trim", in: cs.session)
     }
 }

@@ -77,6 +77,12 @@ struct IBusAnthyEndToEndTests {
             let problems = schema.validate(entry.line)
             #expect(problems.isEmpty, "line \(entry.index + 1) violates \(Self.schemaURL.lastPathComponent): \(problems)\n    \(entry.line)")
         }
+
+        // The live session, replayed without the engine, decides the same (the replay
+        // exits 1 with the first difference otherwise) and sends the same message.
+        let replayed = try Transcripts.replayAndKeep(cs.traceURL, as: "ibus-anthy-koneko-send", in: cs.session)
+        #expect(replayed.contains(#""ev":"send","#) && replayed.contains(#""text":"\#(committed)"}"#),
+                "the replay sends \(committed) too")
     }
 
     /// Highlighted segments of a preedit event: [start, end) of those with "highlight".
@@ -126,5 +132,11 @@ struct IBusAnthyEndToEndTests {
         }
         #expect(commit["text"]?.stringValue == lastPreedit?.value["text"]?.stringValue)
         #expect(!trace.entries.contains { $0.name == "send" })
+        // Return once more sends the sentence; the session is kept as a transcript.
+        let sending = trace.entries.count
+        try cs.xdotool.key(["Return"])
+        try trace.waitFor("the send", from: sending) { $0["ev"]?.stringValue == "send" }
+        #expect(try cs.terminateApp() == 0)
+        try Transcripts.replayAndKeep(cs.traceURL, as: "ibus-anthy-segment-moves", in: cs.session)
     }
 }

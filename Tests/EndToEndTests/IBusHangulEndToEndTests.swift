@@ -55,5 +55,6 @@ struct IBusHangulEndToEndTests {
         #expect(try cs.app.waitForExit(timeout: .seconds(10)) == 0)
         #expect(trace.entries.last?.name == "exit")
         #expect(try trace.schemaViolations() == [])
+        try Transcripts.replayAndKeep(cs.traceURL, as: "ibus-hangul-enter-while-composing", in: cs.session)
     }
 }

@@ -16,10 +16,11 @@ struct LengthLimitEndToEndTests {
     }
 
     /// SIGTERM, exit last with status 0, every line valid.
-    static func finish(_ cs: ComposerSession) throws {
+    static func finish(_ cs: ComposerSession, transcript: String) throws {
         #expect(try cs.terminateApp() == 0)
         #expect(cs.trace.entries.last?.name == "exit")
         #expect(try cs.trace.schemaViolations() == [])
+        try Transcripts.replayAndKeep(cs.traceURL, as: transcript, in: cs.session)
     }
 
     /// Types `keys`, waits for the commit(s) they cause and the settled text after them.
@@ -62,7 +63,7 @@ struct LengthLimitEndToEndTests {
         let settled = cs.trace.events(named: "text").last
         #expect(settled?["caret"]?.intValue == 5 + Self.scalars(inFirst: kept, of: committed),
                 "the caret goes right after the kept part")
-        try Self.finish(cs)
+        try Self.finish(cs, transcript: "ibus-anthy-seed-004-hard-limit")
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -83,7 +84,7 @@ struct LengthLimitEndToEndTests {
         try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
         let shot = try cs.screenshotWindow(to: Self.artifacts.appendingPathComponent("limit-soft-overflow.png"))
         #expect(try Data(contentsOf: shot).count > 2_000)
-        try Self.finish(cs)
+        try Self.finish(cs, transcript: "ibus-anthy-seed-004-soft-limit")
     }
 
     @Test(.timeLimit(.minutes(2)), arguments: [InputMethodKind.ibusHangul, .fcitxHangul])
@@ -98,7 +99,7 @@ struct LengthLimitEndToEndTests {
         let limit = try #require(cs.trace.events(named: "limit").last)
         #expect(limit["removed"]?.stringValue == "글" && limit["at"]?.intValue == 4)
         #expect(!cs.trace.entries.contains { $0.name == "send" })
-        try Self.finish(cs)
+        try Self.finish(cs, transcript: "\(kind == .ibusHangul ? "ibus" : "fcitx5")-hangul-hard-limit")
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -111,7 +112,7 @@ struct LengthLimitEndToEndTests {
         #expect(committed.count >= 2, "\(committed)")
         #expect(text == "ab" + committed.prefix(1))
         #expect(cs.trace.events(named: "limit").last?["removed"]?.stringValue == String(committed.dropFirst()))
-        try Self.finish(cs)
+        try Self.finish(cs, transcript: "fcitx5-anthy-hard-limit")
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -134,6 +135,6 @@ struct LengthLimitEndToEndTests {
         let joined = try trace.waitFor("the caron joined", from: from) { $0["ev"]?.stringValue == "text" }
         #expect(joined["text"]?.stringValue.map { Array($0.unicodeScalars) } == Array("café\u{30C}".unicodeScalars))
         #expect(trace.events(named: "limit").count == 1)
-        try Self.finish(cs)
+        try Self.finish(cs, transcript: "gtk-dead-keys-hard-limit")
     }
 }

@@ -1,0 +1,245 @@
+import ComposerCore
+import PropertyBased
+import Testing
+
+/// A window without GTK that records its session as the app does: the composer's trace,
+/// each line timed by the window action that caused it, after a `start` line with the
+/// settings. What the text view does itself (typing, Backspace, a paste, an undo) it does
+/// to its own buffer and reports, as the app's window does.
+private final class RecordingWindow {
+    let composer: Composer
+    let settings: TranscriptSettings
+    private(set) var buffer: [Unicode.Scalar]
+    private(set) var lines: [String]
+    private var t = 0
+
+    init(text: String, settings: TranscriptSettings, sources: [CompletionSource]) {
+        self.settings = settings
+        composer = Composer(text: text, limit: settings.limit, completion: CompletionList(sources: []), traces: true)
+        buffer = Array(text.unicodeScalars)
+        lines = [TraceEvent.start(backend: "x11", imModule: "test", settings: settings).json(t: 0).serialized()]
+        send(.settle)
+        apply(composer.install(tokens: TokenNames(people: ["tanaka"]), sources: sources))
+        send(.ready)
+    }
+
+    var caret: Int { composer.model.selection.caret }
+    var transcript: String { lines.joined(separator: "\n") + "\n" }
+
+    func send(_ event: InputEvent) { apply(composer.handle(event)) }
+
+    private func apply(_ effects: [Effect]) {
+        for effect in effects {
+            switch effect {
+            case let .edit(range, text): buffer.replaceSubrange(range, with: Array(text.unicodeScalars))
+            case .clear: buffer = []
+            case .trace(let event): lines.append(event.json(t: t).serialized())
+            default: break
+            }
+        }
+    }
+
+    /// One window action (its events share a time), then the settle the idle runs.
+    func act(_ body: () -> Void) {
+        t += 1
+        body()
+        if !composer.exited { send(.settle) }
+    }
+
+    func insert(_ text: String, at offset: Int) {
+        buffer.insert(contentsOf: Array(text.unicodeScalars), at: offset)
+        send(.inserted(offset: offset, text: text))
+    }
+
+    func delete(_ range: Range<Int>) {
+        buffer.removeSubrange(range)
+        send(.deleted(range))
+    }
+
+    func commit(_ text: String) {
+        send(.commitStarted(text))
+        let selection = composer.model.selection
+        if selection.lower < selection.upper { delete(selection.lower..<selection.upper) }
+        insert(text, at: caret)
+        send(.commitEnded)
+        send(.userActionEnded)
+    }
+
+    func key(_ name: String, shift: Bool = false, consumed: Bool = false) {
+        send(.keyPressed(name: name, shift: shift))
+        if composer.routes(keyName: name, shift: shift) {
+            send(.keyFiltered(name: name, shift: shift, consumedByInputMethod: consumed))
+        }
+    }
+}
+
+/// What a window can do in one action, for the generated sessions.
+private enum Action {
+    case compose(String), commit(String), type(String), backspace, newline, send, select(Int, Int),
+         paste(String), undoLast, deleteSurrounding, trim, accept, moveList(Int), focusOut
+}
+
+@Suite("Replayer: transcripts in, the composer's trace out")
+struct ReplayerTests {
+    static func transcript(_ lines: [String], name: String = "t.jsonl") throws(TranscriptError) -> Transcript {
+        try Transcript(text: lines.joined(separator: "\n") + "\n", name: name)
+    }
+
+    static let start = #"{"ev":"start","t":0,"v":1,"backend":"x11","im_module":"ibus","limit":200,"limit_mode":"soft","unit":"graphemes","data":""}"#
+
+    @Test(arguments: [
+        ([""], "t.jsonl:1: empty line"),
+        (["{\"ev\":\"text\",\"t\":0,\"text\":\"\",\"caret\":0,\"sel\":[0,0]}"], "t.jsonl:1: the first line must be \"start\", not \"text\""),
+        ([start, "not json"], "t.jsonl:2: not JSON"),
+        ([start, "[1]"], "t.jsonl:2: not a JSON object"),
+        ([start, #"{"ev":"fly","t":1}"#], "t.jsonl:2: unknown event \"fly\""),
+        ([start, #"{"ev":"commit","t":1}"#], "t.jsonl:2: missing field \"text\""),
+        ([start, #"{"ev":"commit","t":1,"text":3}"#], "t.jsonl:2: \"text\" must be a string"),
+        ([start, #"{"ev":"edit","t":1,"origin":"telepathy","at":0,"removed":"","inserted":"a"}"#],
+         "t.jsonl:2: \"origin\" is \"telepathy\"; expected one of"),
+        ([start, #"{"ev":"ready","t":5}"#, #"{"ev":"ready","t":4}"#], "t.jsonl:3: \"t\" goes back in time (4 after 5)"),
+        ([start, start], "t.jsonl:2: a second \"start\" line"),
+        ([start, #"{"ev":"exit","t":1,"text":"","caret":0,"preedit":"","reason":"close"}"#, #"{"ev":"ready","t":2}"#],
+         "t.jsonl:3: a line after \"exit\" (line 2)"),
+        ([start.replacingOccurrences(of: "\"v\":1", with: "\"v\":2")], "t.jsonl:1: trace version 2; this program reads version 1"),
+        ([start.replacingOccurrences(of: ",\"limit\":200", with: "")], "t.jsonl:1: missing field \"limit\""),
+        ([start, #"{"ev":"preedit","t":1,"text":"a","cursor":0,"segments":[[0,1,["sparkle"]]]}"#],
+         "t.jsonl:2: unknown preedit style \"sparkle\""),
+    ])
+    func malformedTranscriptsNameTheFileTheLineAndTheReason(lines: [String], message: String) {
+        #expect {
+            _ = try Self.transcript(lines)
+        } throws: { error in
+            (error as? TranscriptError)?.description.hasPrefix(message) == true
+        }
+    }
+
+    @Test func anEditThatDoesNotFitTheRecordedTextIsMalformedToo() throws {
+        let transcript = try Self.transcript([
+            Self.start,
+            #"{"ev":"edit","t":1,"origin":"key","at":0,"removed":"x","inserted":""}"#,
+        ])
+        #expect(throws: TranscriptError(file: "t.jsonl", line: 2,
+                                        reason: "the edit removes \"x\" at 0, but the recorded text there is \"\"")) {
+            _ = try Replayer(transcript: transcript, settings: transcript.settings, data: .empty).run()
+        }
+    }
+
+    /// Shift+Enter's line break is the composer's own edit: the replay makes it again and
+    /// skips the recorded one (the text would get two otherwise).
+    @Test func theLineBreakOfShiftEnterIsMadeOnce() throws {
+        let window = RecordingWindow(text: "", settings: TranscriptSettings(), sources: [])
+        window.act { window.commit("a") }
+        window.act { window.key("Return", shift: true) }
+        window.act { window.commit("b") }
+        window.act { window.send(.exit(.close)) }
+        let transcript = try Transcript(text: window.transcript, name: "newline")
+        let output = try Replayer(transcript: transcript, settings: transcript.settings, data: .empty).run()
+        #expect(output.jsonLines == window.transcript)
+        guard case .exit(let text, _, _, _)? = output.events.last?.event else { Issue.record("no exit"); return }
+        #expect(text == "a\nb")
+    }
+
+    /// A caret moved by the window in the recording is moved in the replay, mapped onto the
+    /// replay's text when a lower hard limit cut more.
+    @Test func aSelectionIsPlacedOnTheReplaysTextWhenItDiffers() throws {
+        let window = RecordingWindow(text: "", settings: TranscriptSettings(), sources: [])
+        window.act { window.commit("abcdef") }
+        window.act { window.send(.selectionChanged(anchor: 0, caret: 0)) }
+        window.act { window.commit("X") }
+        window.act { window.send(.exit(.close)) }
+        let transcript = try Transcript(text: window.transcript, name: "caret")
+        var settings = transcript.settings
+        settings.limit = LengthLimit(limit: 3, mode: .hard)
+        let output = try Replayer(transcript: transcript, settings: settings, data: .empty).run()
+        // abc is kept, the caret goes to the start, and X lands there: Xabc is over by one
+        // and X is what was inserted.
+        let exits = output.events.compactMap { if case .exit(let text, _, _, _) = $0.event { text } else { nil } }
+        #expect(exits == ["abc"])
+        let cuts = output.events.compactMap { if case .limit(let removed, _) = $0.event { removed } else { nil } }
+        #expect(cuts == ["def", "X"])
+    }
+
+    /// Any session a window can have, recorded as the app records it, replays to exactly the
+    /// same trace with the same settings: every line, in order, with its time.
+    @Test func everyRecordedSessionReplaysToItsOwnTrace() async {
+        let pieces = Gen.element(of: ["a", "か", "ね", "子猫", "@", "@ta", " ", "é", "e\u{301}", "👨‍👩‍👧", "한", "\n"]).map { $0! }
+        let action = zip(Gen.int(in: 0...13), pieces, Gen.int(in: 0...40), Gen.int(in: 0...40)).map { kind, piece, a, b -> Action in
+            switch kind {
+            case 0: return .compose(piece)
+            case 1, 2: return .commit(piece)
+            case 3: return .type(piece)
+            case 4: return .backspace
+            case 5: return .newline
+            case 6: return .send
+            case 7: return .select(a, b)
+            case 8: return .paste(piece + piece)
+            case 9: return .undoLast
+            case 10: return .deleteSurrounding
+            case 11: return .trim
+            case 12: return a % 2 == 0 ? .accept : .moveList(b % 2 == 0 ? 1 : -1)
+            default: return .focusOut
+            }
+        }.array(of: 0...30)
+        let limits = zip(Gen.int(in: 0...8), Gen.bool, Gen.element(of: CountUnit.allCases).map { $0! })
+        await propertyCheck(count: 100, input: action, limits) { actions, limit in
+            let settings = TranscriptSettings(limit: LengthLimit(limit: limit.0, mode: limit.1 ? .hard : .soft, unit: limit.2))
+            let window = RecordingWindow(text: "", settings: settings, sources: [CompletionTestData.people])
+            for action in actions { window.act { Self.perform(action, in: window) } }
+            window.act { window.send(.exit(.close)) }
+            let transcript = try Transcript(text: window.transcript, name: "generated")
+            let data = ReplayData(directory: WorkspaceDirectory(people: CompletionTestData.directory.people), emoji: [])
+            let output = try Replayer(transcript: transcript, settings: settings, data: data).run()
+            #expect(ReplayComparison.firstDifference(recorded: transcript, replayed: output) == nil)
+            #expect(output.jsonLines == window.transcript)
+        }
+    }
+
+    private static func perform(_ action: Action, in window: RecordingWindow) {
+        let count = window.buffer.count
+        switch action {
+        case .compose(let text):
+            window.send(.preeditStarted)
+            window.send(.preeditChanged(Preedit(text: text, cursor: text.unicodeScalars.count,
+                                                segments: [PreeditSegment(start: 0, end: text.unicodeScalars.count, styles: [.underline])])))
+            window.send(.settle)
+            window.key("Return", consumed: true)
+            window.commit(text)
+            window.send(.preeditChanged(.empty))
+            window.send(.preeditEnded)
+        case .commit(let text):
+            window.key("a")
+            window.commit(text)
+        case .type(let text):
+            window.key("a")
+            window.insert(text, at: window.caret)
+            window.send(.userActionEnded)
+        case .backspace:
+            window.key("BackSpace")
+            if window.caret > 0 { window.delete(window.caret - 1..<window.caret) }
+        case .newline: window.key("Return", shift: true)
+        case .send: window.key("Return")
+        case let .select(anchor, caret): window.send(.selectionChanged(anchor: min(anchor, count), caret: min(caret, count)))
+        case .paste(let text):
+            window.send(.pasteStarted)
+            window.insert(text, at: window.caret)
+            window.send(.pasteEnded)
+            window.send(.userActionEnded)
+        case .undoLast:
+            guard count > 0 else { return }
+            window.send(.historyStarted(.undo))
+            window.delete(count - 1..<count)
+            window.send(.historyEnded(.undo))
+        case .deleteSurrounding:
+            guard window.caret > 0 else { return }
+            window.send(.surroundingDeleted(offset: -1, count: 1))
+            window.delete(window.caret - 1..<window.caret)
+        case .trim: window.send(.trim)
+        case .accept: window.send(.acceptCompletion(index: nil))
+        case .moveList(let delta): window.send(.moveCompletion(by: delta))
+        case .focusOut:
+            window.send(.focusChanged(focused: false))
+            window.send(.focusChanged(focused: true))
+        }
+    }
+}
