@@ -59,7 +59,7 @@ BINDIR := $(DESTDIR)$(PREFIX)/bin
 DATADIR := $(DESTDIR)$(PREFIX)/share
 # ---------------------------------------------------------------------------------------
 
-.PHONY: all deps build test run bench clean install uninstall
+.PHONY: all deps build test run bench clean install uninstall transcripts
 
 all: build
 
@@ -107,6 +107,12 @@ test: deps
 	  echo "RESULT: FAILED ($$stage exited with status $$status)"; \
 	fi; \
 	exit $$status
+
+# Re-record Tests/Transcripts/*.jsonl from the end-to-end tests' real sessions (see README).
+transcripts: deps
+	$(SWIFT) build --build-tests
+	IME_RECORD_TRANSCRIPTS=1 $(SWIFT) test --skip-build --no-parallel --filter EndToEndTests
+	git status --short Tests/Transcripts
 
 run: deps
 	$(SWIFT) build -c release --product ime-composer $(SWIFT_RELEASE_FLAGS)

@@ -26,5 +26,8 @@ struct TraceDocumentationTests {
         #expect(times == times.sorted())
         let texts = events.filter { $0["ev"]?.stringValue == "text" }
         #expect(texts.map { $0["text"]?.stringValue } == ["", "子猫", ""])
+        // The example is a real recording, verbatim.
+        let recorded = try String(contentsOf: root.appendingPathComponent("Tests/Transcripts/ibus-anthy-koneko-send.jsonl"), encoding: .utf8)
+        #expect(block == recorded)
     }
 }
