@@ -1,0 +1,92 @@
+/// The inspector's log: every trace event of the session as a row, the anomaly rules run
+/// over them, the last `capacity` rows kept (a long session stays fluid), pause and clear.
+///
+/// Pure: the window's inspector pane shows it, a test or a saved trace fills it the same way.
+public final class InspectorLog {
+    public static let defaultCapacity = 10_000
+    public let capacity: Int
+    /// While paused no row is added (the rules still follow the session, so flags stay right).
+    public var isPaused = false
+    /// Rows `storage[start...]`: dropping the oldest is moving `start`, compacted now and then.
+    private var storage: [InspectorRow] = []
+    private var start = 0
+    private var detector = AnomalyDetector()
+    private var nextNumber = 1
+    /// Every event since the session started, for "Save transcript…" (the trace as written).
+    public private(set) var transcript: [(t: Int, event: TraceEvent)] = []
+    /// The session's settings (its `start` line).
+    public private(set) var settings: TranscriptSettings?
+
+    public init(capacity: Int = InspectorLog.defaultCapacity) {
+        self.capacity = max(1, capacity)
+    }
+
+    public var count: Int { storage.count - start }
+    public subscript(index: Int) -> InspectorRow { storage[start + index] }
+    public var rows: ArraySlice<InspectorRow> { storage[start...] }
+
+    /// Adds the row for `event` (unless paused) and returns it; the oldest row goes once
+    /// the log is full.
+    @discardableResult
+    public func append(_ event: TraceEvent, t: Int) -> InspectorRow? {
+        transcript.append((t, event))
+        if case .start(_, _, let recorded) = event { settings = recorded }
+        let surroundings = Self.surroundings(for: event, in: detector.context)
+        let anomalies = detector.inspect(event)
+        guard !isPaused else { return nil }
+        let row = InspectorRow(number: nextNumber, t: t, event: event, kind: InspectorKind(event),
+                               anomalies: anomalies, surroundings: surroundings)
+        nextNumber += 1
+        storage.append(row)
+        if count > capacity { start += 1 }
+        if start > capacity / 2 {
+            storage.removeFirst(start)
+            start = 0
+        }
+        return row
+    }
+
+    /// Empties the log (the rules keep following the session).
+    public func clear() {
+        storage.removeAll()
+        start = 0
+    }
+
+    /// Whether `row` passes the filter: one of `kinds` and, if `search` is not empty, its
+    /// summary or raw line contains it (case-insensitively).
+    public static func matches(_ row: InspectorRow, kinds: Set<InspectorKind>, search: String) -> Bool {
+        guard kinds.contains(row.kind) else { return false }
+        guard !search.isEmpty else { return true }
+        return row.summary.localizedCaseInsensitiveContains(search) || row.line.localizedCaseInsensitiveContains(search)
+            || row.anomalies.contains { $0.line.localizedCaseInsensitiveContains(search) }
+    }
+
+    /// What GTK's text view answers the input method: the line around the caret, the caret
+    /// in characters and in UTF-8 bytes; for a deletion also what goes and what stays.
+    static func surroundings(for event: TraceEvent, in context: AnomalyContext) -> InspectorRow.Surroundings? {
+        let text = context.text
+        let caret = min(context.caret, text.count)
+        let lineStart = text[..<caret].lastIndex(of: "\n").map { $0 + 1 } ?? 0
+        let lineEnd = text[caret...].firstIndex(of: "\n") ?? text.count
+        let line = string(text[lineStart..<lineEnd])
+        let prefix = string(text[lineStart..<caret])
+        switch event {
+        case .surroundingRetrieve:
+            return .init(text: line, caretCharacters: caret - lineStart, caretBytes: prefix.utf8.count, deleted: nil, after: nil)
+        case let .surroundingDelete(offset, count):
+            let lower = max(0, min(text.count, caret + offset)), upper = max(lower, min(text.count, caret + offset + count))
+            var after = text
+            after.removeSubrange(lower..<upper)
+            return .init(text: string(text), caretCharacters: caret, caretBytes: string(text[..<caret]).utf8.count,
+                         deleted: string(text[lower..<upper]), after: string(after))
+        default:
+            return nil
+        }
+    }
+
+    private static func string(_ scalars: some Sequence<Unicode.Scalar>) -> String {
+        var result = ""
+        result.unicodeScalars.append(contentsOf: scalars)
+        return result
+    }
+}

@@ -1,0 +1,48 @@
+/// The one-line summaries of the inspector's rows.
+enum InspectorSummary {
+    static func summary(of event: TraceEvent) -> String {
+        switch event {
+        case let .start(backend, imModule, settings):
+            return "start: \(backend), IM module \(imModule), limit \(settings.limit.limit) \(settings.limit.unit.rawValue) (\(settings.limit.mode.rawValue))"
+        case .ready: return "ready"
+        case .focus(let isIn): return isIn ? "focus in" : "focus out"
+        case let .key(keyval, consumed, shift):
+            let name = (shift ? "Shift+" : "") + keyval
+            switch consumed {
+            case true?: return "key \(name) — taken by the input method"
+            case false?: return "key \(name) — passed on by the input method"
+            case nil: return "key \(name)"
+            }
+        case .preeditStart: return "preedit start"
+        case .preedit(let preedit):
+            return preedit.text.isEmpty ? "preedit cleared" : "preedit “\(preedit.text)” cursor \(preedit.cursor)"
+        case .preeditEnd: return "preedit end"
+        case .commit(let text): return "commit “\(text)”"
+        case .surroundingRetrieve: return "surrounding text read"
+        case let .surroundingDelete(offset, count): return "delete surrounding: offset \(offset), count \(count)"
+        case .text(let snapshot): return "text “\(snapshot.text)” caret \(snapshot.caret)"
+        case .edit(let edit):
+            let change = edit.removed.isEmpty ? "inserted “\(edit.inserted)”"
+                : edit.inserted.isEmpty ? "deleted “\(edit.removed)”" : "replaced “\(edit.removed)” with “\(edit.inserted)”"
+            return "edit (\(edit.origin.rawValue)) at \(edit.range.lowerBound): \(change)"
+        case let .limit(removed, at): return "limit cut “\(removed)” at \(at)"
+        case let .overflow(start, end, over, unit):
+            return over == 0 ? "overflow: under the limit" : "overflow: \(over) \(unit.rawValue) over (\(start)–\(end))"
+        case let .completion(state, prefix, query, items, selected):
+            return state == .close ? "completion closed" : "completion \(state.rawValue) \(prefix)\(query): \(items.count) rows, row \(selected) selected"
+        case let .accept(item, text): return "accepted \(item): “\(text)”"
+        case .layout(let layout):
+            return "layout: input \(layout.input), list \(layout.list), completion \(layout.completion), keyboard \(layout.keyboard)"
+        case .keyboard(let keyboard):
+            return keyboard.visible ? "keyboard shown (\(keyboard.height) px, \(keyboard.source.rawValue))" : "keyboard hidden"
+        case .send(let text): return "sent “\(text)”"
+        case let .exit(text, _, preedit, reason):
+            return "exit (\(reason.rawValue)) with “\(text)”" + (preedit.isEmpty ? "" : ", preedit “\(preedit)”")
+        case .settle: return "settled"
+        case let .selection(anchor, caret): return anchor == caret ? "caret at \(caret)" : "selection \(anchor)–\(caret)"
+        case .command(let command): return "command \(command.name)"
+        case .data(let data): return "data: " + data.sources.map { "\($0.count) \($0.name)" }.joined(separator: ", ")
+        case .diverged(let text): return "the buffer diverged: “\(text)”"
+        }
+    }
+}
