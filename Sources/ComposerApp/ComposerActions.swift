@@ -25,7 +25,7 @@ final class ComposerActions {
     init(window: UnsafeMutablePointer<GtkWidget>, sendButton: UnsafeMutablePointer<GtkWidget>,
          trimButton: UnsafeMutablePointer<GtkWidget>, caretButtons: [UnsafeMutablePointer<GtkWidget>],
          perform: @escaping (ComposerCommand) -> Void, moveCaret: @escaping (CaretDirection, _ extend: Bool) -> Void,
-         completion: @escaping (InputEvent) -> Void) {
+         completion: @escaping (InputEvent) -> Void, toggleInspector: @escaping () -> Void) {
         self.window = window
         self.caretButtons = caretButtons
         let group = g_simple_action_group_new()!
@@ -40,6 +40,7 @@ final class ComposerActions {
         for command in ComposerCommand.allCases {
             actions[command] = add(command.rawValue) { perform(command) }
         }
+        _ = add(Self.inspectorAction, toggleInspector)
         for (name, event) in Self.completionCommands {
             completionActions.append(add(name) { completion(event) })
         }
@@ -61,6 +62,7 @@ final class ComposerActions {
         let shortcuts = gtk_shortcut_controller_new()!
         gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE)
         let all = ComposerCommand.shortcuts.map { ($0.accelerator, Self.name($0.command)) } + caretShortcuts
+            + [("F12", "\(Self.group).\(Self.inspectorAction)")]
         for (accelerator, action) in all {
             gtk_shortcut_controller_add_shortcut(opaque(shortcuts), gtk_shortcut_new(
                 gtk_shortcut_trigger_parse_string(accelerator), gtk_named_action_new(action)))
@@ -69,6 +71,9 @@ final class ComposerActions {
     }
 
     private static func name(_ command: ComposerCommand) -> String { "\(group).\(command.rawValue)" }
+
+    /// Shows or hides the IME inspector (F12, the header bar's toggle).
+    static let inspectorAction = "inspector"
 
     /// The completion list's commands, by action name.
     static let completionCommands: [(String, InputEvent)] = [

@@ -26,10 +26,7 @@ public enum ComposerApplication {
         var controller: ComposerController?
         onSignal(app, "activate") {
             guard controller == nil else { return }
-            trace.emit(.start(backend: DisplayEnvironment.backend,
-                              imModule: DisplayEnvironment.requestedInputMethodModule,
-                              settings: TranscriptSettings(limit: options.limit, dataDirectory: options.dataDirectory,
-                                                           simulatedKeyboardInset: options.simulatedKeyboardInset)))
+            trace.emit(ComposerController.startEvent(options))
             let composer = ComposerController(options: options, trace: trace, data: nil) {
                 g_application_quit(cast(app))
             }

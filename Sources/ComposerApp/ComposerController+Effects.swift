@@ -25,6 +25,9 @@ extension ComposerController {
                 break  // the composer hands cuts on as edits
             case .trace(let event):
                 trace.emit(event)
+                record(event)
+            case .tracingStarted:
+                record(Self.startEvent(options))
             case .showStatus(let status):
                 ui.show(status)
             case let .controls(canSend, canTrim, canMoveCaret, completionOpen):

@@ -72,6 +72,9 @@ extension ComposerController {
     }
     public var panelHeight: Int { Int(gtk_widget_get_height(ui.panel)) }
 
+    /// The panel the layout solver sizes (tests measure it).
+    public var panel: UnsafeMutablePointer<GtkWidget> { ui.panel }
+
     /// Where the shown completion row `row` is, in window coordinates (for tests that click).
     public func completionRowCenter(_ row: Int) -> (x: Double, y: Double)? {
         ui.completionList.rowCenter(row, in: ui.window)

@@ -35,6 +35,11 @@ public final class ComposerController {
     let sources = SourceGroup()
     var inputMethod: InputMethodContext?
     var readyAnnounced = false
+    /// The IME inspector's log (from the start with `--trace`, else from when it first
+    /// opened) and its pane (made when first opened).
+    var inspectorLog: InspectorLog?
+    var inspectorPane: InspectorPane?
+    var inspectorEnvironment: InspectorEnvironment?
     /// Whether the emoji index was asked for (it is built on first use).
     private var emojiIndexRequested = false
     /// The edit log's sequence when the input's growth was last measured.
@@ -95,6 +100,19 @@ public final class ComposerController {
             self?.pressCaretButton(direction, extend: extend)
         } completion: { [weak self] event in
             self?.forward(event)
+        } toggleInspector: { [weak self] in
+            guard let self else { return }
+            gtk_toggle_button_set_active(cast(ui.inspectorToggle), gtk_toggle_button_get_active(cast(ui.inspectorToggle)) == 0 ? 1 : 0)
+        }
+        onSignal(ui.inspectorToggle, "toggled") { [weak self] in
+            guard let self else { return }
+            showInspector(gtk_toggle_button_get_active(cast(ui.inspectorToggle)) != 0)
+        }
+        if trace.isEnabled {
+            // With a trace the inspector's log follows the session from its start.
+            let log = InspectorLog()
+            log.append(Self.startEvent(options), t: 0)
+            inspectorLog = log
         }
         ui.completionList.onActivate = { [weak self] index in self?.acceptCompletion(index) }
         setUpLayout()

@@ -35,6 +35,10 @@ final class ComposerView {
     /// The simulated keyboard (`--osk-inset`): a reserved area at the bottom, and its toggle.
     let keyboardArea: UnsafeMutablePointer<GtkWidget>
     let keyboardToggle: UnsafeMutablePointer<GtkWidget>
+    /// The header bar's "Inspector" toggle (F12 flips it too) and where the inspector goes,
+    /// beside the panel; empty until it is first opened.
+    let inspectorToggle: UnsafeMutablePointer<GtkWidget>
+    let inspectorSlot: UnsafeMutablePointer<GtkWidget>
 
     /// The completion slot, above the input bar.
     let completionList = CompletionListView()
@@ -171,7 +175,19 @@ final class ComposerView {
         gtk_box_append(cast(panel), caretToolbar)
         gtk_box_append(cast(panel), inputBar)
         gtk_box_append(cast(panel), keyboardArea)
-        gtk_window_set_child(cast(window), panel)
+        gtk_widget_set_hexpand(panel, 1)
+        inspectorSlot = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        gtk_widget_set_visible(inspectorSlot, 0)
+        let columns = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+        gtk_box_append(cast(columns), panel)
+        gtk_box_append(cast(columns), inspectorSlot)
+        gtk_window_set_child(cast(window), columns)
+        let headerBar = gtk_header_bar_new()!
+        inspectorToggle = gtk_toggle_button_new_with_label("Inspector")
+        gtk_widget_set_tooltip_text(inspectorToggle, "The IME inspector: every input event and decision (F12)")
+        Self.keepFocusOffButton(inspectorToggle)
+        gtk_header_bar_pack_end(opaque(headerBar), inspectorToggle)
+        gtk_window_set_titlebar(cast(window), headerBar)
         // Coloured before any text is laid out; again at realize only if the theme differs.
         styleTags()
     }

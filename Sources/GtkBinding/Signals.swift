@@ -144,6 +144,17 @@ public func onPointerSignal(_ instance: some GPointer, _ signal: String, after: 
                    shape: SignalShape(arguments: 1, returnsBool: false))
 }
 
+/// `void (*)(GObject *self, gint value, gpointer data)`: response (GtkNativeDialog).
+@discardableResult
+public func onIntSignal(_ instance: some GPointer, _ signal: String, _ body: @escaping (Int) -> Void) -> gulong {
+    typealias Body = (Int) -> Void
+    let trampoline: @convention(c) (gpointer?, gint, gpointer?) -> Void = { _, value, data in
+        onMainActor { ClosureBox<Body>.from(data).body(Int(value)) }
+    }
+    return connect(instance, signal, after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 1, returnsBool: false))
+}
+
 /// `void (*)(GObject *self, gpointer a, gpointer b, gpointer data)`: g-properties-changed
 /// (GVariant *changed, const gchar *const *invalidated).
 @discardableResult

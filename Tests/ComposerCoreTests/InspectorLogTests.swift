@@ -87,3 +87,25 @@ struct InspectorLogTests {
         #expect(!report.contains("commit “a”"), "only the last composition")
     }
 }
+
+@Suite("Preedit drawing: segments and cursor over UTF-8 bytes")
+struct PreeditDrawingTests {
+    @Test func segmentsAreByteRangesAroundTheCursorMark() {
+        let drawing = PreeditDrawing(Preedit(text: "今日は", cursor: 1, segments: [
+            PreeditSegment(start: 0, end: 2, styles: [.underline, .highlight]),
+            PreeditSegment(start: 2, end: 3, styles: [.underline]),
+        ]))
+        #expect(drawing.text == "今▏日は")
+        #expect(drawing.cursorBytes == 3..<6)
+        #expect(drawing.spans == [PreeditDrawing.Span(bytes: 0..<9, styles: [.underline, .highlight]),
+                                  PreeditDrawing.Span(bytes: 9..<12, styles: [.underline])])
+    }
+
+    @Test func theCursorAtTheEndsAndOutside() {
+        #expect(PreeditDrawing(Preedit(text: "か", cursor: 0, segments: [])).text == "▏か")
+        let end = PreeditDrawing(Preedit(text: "か", cursor: 1, segments: [PreeditSegment(start: 0, end: 1, styles: [.underline])]))
+        #expect(end.text == "か▏" && end.spans.first?.bytes == 0..<3 && end.cursorBytes == 3..<6)
+        let outside = PreeditDrawing(Preedit(text: "か", cursor: 5, segments: []))
+        #expect(outside.text == "か" && outside.cursorBytes == nil)
+    }
+}

@@ -13,15 +13,22 @@ private final class RecordingWindow {
     private(set) var lines: [String]
     private var t = 0
 
-    init(text: String, settings: TranscriptSettings, sources: [CompletionSource]) {
+    init(text: String, settings: TranscriptSettings, sources: [CompletionSource], traces: Bool = true) {
         self.settings = settings
-        composer = Composer(text: text, limit: settings.limit, completion: CompletionList(sources: []), traces: true)
+        composer = Composer(text: text, limit: settings.limit, completion: CompletionList(sources: []), traces: traces)
         buffer = Array(text.unicodeScalars)
-        lines = [TraceEvent.start(backend: "x11", imModule: "test", settings: settings).json(t: 0).serialized()]
+        lines = traces ? [Self.startLine(settings, t: 0)] : []
         send(.settle)
         apply(composer.install(tokens: TokenNames(people: ["tanaka"]), sources: sources))
         send(.ready)
     }
+
+    static func startLine(_ settings: TranscriptSettings, t: Int) -> String {
+        TraceEvent.start(backend: "x11", imModule: "test", settings: settings).json(t: t).serialized()
+    }
+
+    /// Asks for the trace (the inspector opened mid-session); it starts at a quiet settle.
+    func requestTracing() { apply(composer.requestTracing()) }
 
     var caret: Int { composer.model.selection.caret }
     var transcript: String { lines.joined(separator: "\n") + "\n" }
@@ -34,6 +41,7 @@ private final class RecordingWindow {
             case let .edit(range, text): buffer.replaceSubrange(range, with: Array(text.unicodeScalars))
             case .clear: buffer = []
             case .trace(let event): lines.append(event.json(t: t).serialized())
+            case .tracingStarted: lines.append(Self.startLine(settings, t: t))
             default: break
             }
         }
@@ -75,7 +83,7 @@ private final class RecordingWindow {
 
 /// What a window can do in one action, for the generated sessions.
 private enum Action {
-    case compose(String), commit(String), type(String), backspace, newline, send, select(Int, Int),
+    case compose(String), startComposing(String), commit(String), type(String), backspace, newline, send, select(Int, Int),
          paste(String), undoLast, deleteSurrounding, trim, accept, moveList(Int), focusOut
 }
 
@@ -195,6 +203,40 @@ struct ReplayerTests {
         }
     }
 
+    /// A trace started mid-session (the inspector opened without --trace) replays from there:
+    /// it starts at the first quiet settle, and its first lines stand for the state the
+    /// session was in, list and overflow included.
+    @Test func aTraceStartedMidSessionReplaysFromWhereItStarted() async {
+        let pieces = Gen.element(of: ["a", "子猫", "@ta", " ", "@tanaka", "#gen", "e\u{301}"]).map { $0! }
+        let actions = zip(Gen.int(in: 0...13), pieces, Gen.int(in: 0...40), Gen.int(in: 0...40)).map { kind, piece, a, b -> Action in
+            switch kind {
+            case 0...3: return .commit(piece)
+            case 4: return .backspace
+            case 5: return .select(a, b)
+            case 6: return .moveList(1)
+            case 7: return .compose(piece)
+            case 8: return .newline
+            case 9: return .startComposing(piece)
+            default: return .type(piece)
+            }
+        }.array(of: 0...12)
+        await propertyCheck(count: 100, input: actions, actions, Gen.int(in: 0...12), Gen.bool) { before, after, limit, hard in
+            let settings = TranscriptSettings(limit: LengthLimit(limit: limit, mode: hard ? .hard : .soft))
+            let sources = [CompletionTestData.people, CompletionTestData.channels]
+            let window = RecordingWindow(text: "", settings: settings, sources: sources, traces: false)
+            for action in before { window.act { Self.perform(action, in: window) } }
+            #expect(window.lines.isEmpty, "no trace before it starts")
+            window.act { window.requestTracing() }
+            #expect(window.lines.first?.contains(#""ev":"start""#) == true || window.composer.model.preedit != nil)
+            for action in after { window.act { Self.perform(action, in: window) } }
+            window.act { window.send(.exit(.close)) }
+            let transcript = try Transcript(text: window.transcript, name: "mid-session")
+            let data = ReplayData(directory: CompletionTestData.directory, emoji: [])
+            let output = try Replayer(transcript: transcript, settings: settings, data: data).run()
+            #expect(ReplayComparison.firstDifference(recorded: transcript, replayed: output) == nil)
+        }
+    }
+
     private static func perform(_ action: Action, in window: RecordingWindow) {
         let count = window.buffer.count
         switch action {
@@ -207,6 +249,10 @@ struct ReplayerTests {
             window.commit(text)
             window.send(.preeditChanged(.empty))
             window.send(.preeditEnded)
+        case .startComposing(let text):
+            window.key("a")
+            window.send(.preeditStarted)
+            window.send(.preeditChanged(Preedit(text: text, cursor: 0, segments: [])))
         case .commit(let text):
             window.key("a")
             window.commit(text)

@@ -147,12 +147,15 @@ enum GtkFixture {
 
     /// A composer in a shown, focused window.
     /// - Parameter options: nil for the defaults with a new profile directory.
-    static func composer(_ options: ComposerOptions? = nil, directory: WorkspaceDirectory = .empty, emoji: [EmojiEntry] = [])
+    /// - Parameter traced: false for a composer without `--trace` (the app's usual state).
+    static func composer(_ options: ComposerOptions? = nil, directory: WorkspaceDirectory = .empty, emoji: [EmojiEntry] = [],
+                         traced: Bool = true)
         async throws -> (ComposerController, QuitRecorder) {
         try start()
         let options = try options ?? ComposerOptions(profileDirectory: newProfile())
         let quit = QuitRecorder()
-        let trace = try TraceWriter(path: try makeDirectory(in: session!.directory, prefix: "trace") + "/trace.jsonl")
+        let trace = traced ? try TraceWriter(path: try makeDirectory(in: session!.directory, prefix: "trace") + "/trace.jsonl")
+            : TraceWriter.disabled()
         let composer = ComposerController(options: options, trace: trace, directory: directory, emoji: emoji) {
             quit.count += 1
         }

@@ -33,7 +33,13 @@ extension GtkWindowSuites {
                                           simulatedKeyboardInset: 180)
             let (composer, _) = try await GtkFixture.composer(options, directory: WorkspaceDirectory(people: Self.people, channels: []))
             defer { GtkFixture.close(composer) }
-            try await GtkFixture.run("/usr/bin/xdotool", ["windowsize", try #require(GtkFixture.windowID), "360", "380"])
+            // A panel 360×380: the X window adds the header bar and the decorations' extents.
+            let window = try #require(GtkFixture.windowID)
+            try await GtkFixture.run("/usr/bin/xdotool", ["windowsize", window, "360", "380"])
+            try await GtkFixture.wait("the window to take its new size") { gtk_widget_get_height(composer.window) < 380 }
+            let extraWidth = 360 - Int(gtk_widget_get_width(composer.panel)), extraHeight = 380 - composer.panelHeight
+            try await GtkFixture.run("/usr/bin/xdotool", ["windowsize", window, "\(360 + extraWidth)", "\(380 + extraHeight)"])
+            try await GtkFixture.wait("a panel of 360×380") { composer.panelHeight == 380 }
             try GtkFixture.xdotool.key(["End"])  // a caret move: the completion list opens for @tana
             try await GtkFixture.wait("the list") { composer.completion.isOpen }
             composer.setSimulatedKeyboard(true)
@@ -41,7 +47,7 @@ extension GtkWindowSuites {
             let layout = try #require(composer.layout)
             #expect(layout.total == layout.panelHeight, "the regions and the keyboard fill the panel")
             #expect(layout.keyboard == 180)
-            #expect(layout.toolbar > 0, "the caret toolbar shows while a keyboard is up")
+            #expect(layout.toolbar > 0, "the caret toolbar shows while a keyboard is up: \(layout)")
             #expect(layout.completion > 0 && layout.completionRows >= 1 && layout.completionRows < 2,
                     "the completion list shrank first (it wanted 2 rows), never below one: \(layout)")
             let bar = try #require(composer.inputBarAllocation)

@@ -226,6 +226,34 @@ public final class CompletionList: SettleStep {
         return [event]
     }
 
+    /// How a trace started now brings a new list to this one's state: what a new list with
+    /// these sources writes at its first settle on `model` (committed text only), and then
+    /// the command that closes it or moves its selection as this one was, with what it writes.
+    public func replayPrefix(on model: ComposerModel) -> (settle: [TraceEvent], after: [TraceEvent]) {
+        let recentCopy = RecentItems()
+        for (source, ids) in recents.lists.sorted(by: { $0.key < $1.key }) {
+            for id in ids.reversed() { recentCopy.record(id, source: source) }
+        }
+        let fresh = CompletionList(sources: orderedSources, trigger: trigger, recents: recentCopy)
+        var output = SettleOutput()
+        fresh.settle(model, into: &output)
+        guard fresh.isOpen else { return (output.events, []) }
+        if !isOpen { return (output.events, [.command(.completionClose)] + fresh.close()) }
+        if let selectedIndex, selectedIndex > 0 {
+            return (output.events, [.command(.completionMove(by: selectedIndex))] + fresh.moveSelection(by: selectedIndex))
+        }
+        return (output.events, [])
+    }
+
+    /// The sources in a stable order: people, channels, emoji, then the others by name.
+    public var orderedSources: [CompletionSource] {
+        let first = [CompletionSource.peopleName, CompletionSource.channelsName, CompletionSource.emojiName]
+        return sources.values.sorted { lhs, rhs in
+            let left = first.firstIndex(of: lhs.name) ?? first.count, right = first.firstIndex(of: rhs.name) ?? first.count
+            return left != right ? left < right : lhs.name < rhs.name
+        }
+    }
+
     private func traceEvent(_ change: CompletionListChange) -> TraceEvent {
         .completion(state: change, prefix: word?.prefix ?? "", query: word?.query ?? "",
                     items: items.prefix(Self.tracedItemCount).map(\.id), selected: selectedIndex ?? -1)

@@ -22,8 +22,9 @@ public final class Composer {
     private let limitCutter: LimitCutter
     /// The trace's "text" reporter, kept when the highlighter is replaced: the same text is
     /// not reported twice.
-    private let textReporter: TextChangeReporter?
-    private let traces: Bool
+    private var textReporter: TextChangeReporter?
+    /// Whether trace effects are made (`init(traces:)`, `startTracing`).
+    public private(set) var traces: Bool
     private var pipeline: SettlePipeline
     private let origins = EditOrigins()
     /// The on-screen keyboard, learned from the window's observations.
@@ -79,6 +80,47 @@ public final class Composer {
         effects.removeAll(keepingCapacity: true)
         dispatch(event)
         return effects
+    }
+
+    /// Asks for the trace mid-session (the inspector opened without `--trace`). It starts
+    /// after the next settle with no composition, when nothing typed is waiting for a
+    /// decision: a transcript from there replays like one from the start. The window gets
+    /// `.tracingStarted`, then the lines the transcript begins with (`startTracing`).
+    public func requestTracing() -> [Effect] {
+        guard !traces, !tracingRequested else { return [] }
+        tracingRequested = true
+        return [.requestSettle]
+    }
+
+    private var tracingRequested = false
+
+    /// Starts the trace if it was asked for and input is quiet (the end of a settle).
+    private func startTracingIfRequested() {
+        guard tracingRequested, model.preedit == nil else { return }
+        tracingRequested = false
+        effects.append(.tracingStarted)
+        for event in startTracing() { trace(event) }
+    }
+
+    /// Turns the trace on and returns the lines a transcript starting now begins with: the
+    /// data completion has, then what a first settle reports — the overflow, the list (as a
+    /// new one opens on this text, then closed or moved as this one is), the text.
+    func startTracing() -> [TraceEvent] {
+        guard !traces else { return [] }
+        traces = true
+        let reporter = TextChangeReporter()
+        textReporter = reporter
+        pipeline = makePipeline()
+        let sources = completion.orderedSources
+        var events: [TraceEvent] = [
+            .data(TracedData(sources: sources.map { ($0.name, $0.entries.count) }, recents: completion.recents.lists)),
+        ]
+        events.append(.settle)
+        if let overflowEvent = overflow.lastReported { events.append(overflowEvent) }
+        let list = completion.replayPrefix(on: model)
+        events += list.settle
+        events.append(reporter.prime(model))
+        return events + list.after
     }
 
     /// New people, channels and emoji (loaded after the window opened): the next settle
@@ -257,6 +299,7 @@ public final class Composer {
         for effect in decided.effects { perform(effect) }
         origins.settled()
         showControls()
+        startTracingIfRequested()
     }
 
     /// The last controls and status handed on: the same again is not news.

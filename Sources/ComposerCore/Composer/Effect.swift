@@ -35,4 +35,7 @@ public enum Effect: Equatable, Sendable {
     case requestSettle
     /// The composer is done: quit after the exit event.
     case quit
+    /// The trace asked for mid-session starts now: the window writes its `start` line; the
+    /// composer's trace effects follow.
+    case tracingStarted
 }

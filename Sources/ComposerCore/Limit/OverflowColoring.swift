@@ -17,6 +17,9 @@ public final class OverflowColoring: SettleStep {
     private var untracked: [Range<Int>] = []
     private var seenSequence = -1
     private var reported: TraceEvent?
+    /// The overflow as last reported (kept with the trace off too: a trace started later
+    /// begins from it).
+    public var lastReported: TraceEvent? { reported }
     public private(set) var status = LimitStatus(count: 0, provisionalCount: nil, limit: 0)
 
     public init(limit: LengthLimit) {

@@ -53,6 +53,8 @@ public final class Replayer {
         composer = Composer(text: initial.text, caret: initial.caret, limit: settings.limit,
                             completion: CompletionList(sources: [], recents: recents), traces: true)
         recorded = ComposerModel(text: initial.text, caret: initial.caret)
+        // A trace started mid-session can begin with a selection, not just a caret.
+        for model in [composer.model, recorded] { model.setSelection(anchor: initial.selection.anchor, caret: initial.caret) }
     }
 
     /// Replays every line.

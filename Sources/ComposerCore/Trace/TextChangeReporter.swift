@@ -11,6 +11,14 @@ public final class TextChangeReporter: SettleStep {
 
     public init() {}
 
+    /// Takes the model as reported (a trace starting now reports it itself) and returns it.
+    public func prime(_ model: ComposerModel) -> TraceEvent {
+        let snapshot = model.snapshot
+        lastReported = snapshot
+        seenSequence = model.log.lastSequence
+        return .text(snapshot)
+    }
+
     public func settle(_ model: ComposerModel, into output: inout SettleOutput) {
         // Building a snapshot copies the whole text: only when an edit happened since the
         // last settle or the selection moved, so an idle settle costs nothing.

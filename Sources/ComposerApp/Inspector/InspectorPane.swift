@@ -1,0 +1,231 @@
+import CGtk
+import ComposerCore
+import GtkBinding
+
+/// The IME inspector (F12): a live log of every input event and decision, one row each,
+/// coloured by kind and flagged when an anomaly rule matches; a detail view of the selected
+/// row; the environment; pause, clear, filters, search, "Save transcript…" and "Copy as bug
+/// report". Made when first opened: closed, it costs nothing.
+///
+/// A GtkListView over a GtkStringList of row numbers (the rows themselves stay in the
+/// `InspectorLog`), filtered by a GtkCustomFilter: a session of 10,000 rows stays fluid.
+final class InspectorPane {
+    let container: UnsafeMutablePointer<GtkWidget>
+    private let log: InspectorLog
+    private let items: OpaquePointer
+    private let selection: OpaquePointer
+    private let scroller: UnsafeMutablePointer<GtkWidget>
+    private let detail: UnsafeMutablePointer<GtkWidget>
+    private let header: UnsafeMutablePointer<GtkWidget>
+    let pauseButton: UnsafeMutablePointer<GtkWidget>
+    let searchEntry: UnsafeMutablePointer<GtkWidget>
+    private(set) var kindButtons: [InspectorKind: UnsafeMutablePointer<GtkWidget>] = [:]
+    private var factory: InspectorRowFactory!
+    private(set) var kinds = Set(InspectorKind.allCases)
+    private(set) var search = ""
+    /// Whether the list follows the newest row (until the user scrolls up).
+    private var followsNewest = true
+
+    init(log: InspectorLog, save: @escaping () -> Void, copyReport: @escaping () -> Void) {
+        self.log = log
+        container = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
+        gtk_widget_add_css_class(container, "inspector")
+        gtk_widget_set_size_request(container, 460, -1)
+        for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] {
+            margin(container, 6)
+        }
+        header = gtk_label_new(nil)
+        gtk_label_set_xalign(opaque(header), 0)
+        gtk_label_set_wrap(opaque(header), 1)
+        gtk_label_set_selectable(opaque(header), 1)
+        gtk_widget_add_css_class(header, "inspector-environment")
+
+        let tools = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
+        pauseButton = gtk_toggle_button_new_with_label("Pause")
+        let clearButton = gtk_button_new_with_label("Clear")!
+        searchEntry = gtk_search_entry_new()
+        gtk_widget_set_hexpand(searchEntry, 1)
+        let saveButton = gtk_button_new_with_label("Save transcript…")!
+        let copyButton = gtk_button_new_with_label("Copy as bug report")!
+        for widget in [pauseButton, clearButton, searchEntry, saveButton, copyButton] { gtk_box_append(cast(tools), widget) }
+        let kindBar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 2)!
+        gtk_widget_add_css_class(kindBar, "linked")
+        for kind in InspectorKind.allCases {
+            let button = gtk_toggle_button_new_with_label(kind.rawValue)!
+            gtk_toggle_button_set_active(cast(button), 1)
+            gtk_widget_add_css_class(button, "inspector-\(kind.rawValue)")
+            gtk_box_append(cast(kindBar), button)
+            kindButtons[kind] = button
+        }
+
+        items = gtk_string_list_new(nil)
+        selection = gtk_single_selection_new(nil)
+        scroller = gtk_scrolled_window_new()
+        detail = gtk_text_view_new()
+
+        let rowFilter = makeCustomFilter { [weak self] item in
+            guard let self, let row = row(for: item) else { return false }
+            return InspectorLog.matches(row, kinds: kinds, search: search)
+        }
+        filterObject = rowFilter
+        let filtered = gtk_filter_list_model_new(OpaquePointer(items.rawPointer), rowFilter)!
+        g_object_ref(items.rawPointer)  // the filter model took the first reference
+        gtk_single_selection_set_model(selection, OpaquePointer(filtered.rawPointer))
+        g_object_unref(filtered.rawPointer)
+        gtk_single_selection_set_autoselect(selection, 0)
+        gtk_single_selection_set_can_unselect(selection, 1)
+        factory = InspectorRowFactory { [weak self] item in self?.row(for: item) }
+        let listView = gtk_list_view_new(OpaquePointer(selection.rawPointer), factory.factory)!
+        g_object_ref(selection.rawPointer)  // the list view took the first reference
+        gtk_widget_add_css_class(listView, "inspector-list")
+        gtk_scrolled_window_set_child(opaque(scroller), listView)
+        gtk_widget_set_vexpand(scroller, 1)
+
+        gtk_text_view_set_editable(cast(detail), 0)
+        gtk_text_view_set_monospace(cast(detail), 1)
+        gtk_text_view_set_wrap_mode(cast(detail), GTK_WRAP_WORD_CHAR)
+        let detailScroller = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_child(opaque(detailScroller), detail)
+        gtk_widget_set_size_request(detailScroller, -1, 150)
+        let paned = gtk_paned_new(GTK_ORIENTATION_VERTICAL)!
+        gtk_paned_set_start_child(opaque(paned), scroller)
+        gtk_paned_set_end_child(opaque(paned), detailScroller)
+        gtk_paned_set_resize_end_child(opaque(paned), 0)
+        gtk_widget_set_vexpand(paned, 1)
+
+        for widget in [header, tools, kindBar, paned] { gtk_box_append(cast(container), widget) }
+
+        onSignal(pauseButton, "toggled") { [weak self] in
+            guard let self else { return }
+            log.isPaused = gtk_toggle_button_get_active(cast(pauseButton)) != 0
+        }
+        onSignal(clearButton, "clicked") { [weak self] in self?.clear() }
+        onSignal(saveButton, "clicked", save)
+        onSignal(copyButton, "clicked", copyReport)
+        onSignal(searchEntry, "search-changed") { [weak self] in
+            guard let self else { return }
+            search = string(fromBorrowed: gtk_editable_get_text(OpaquePointer(searchEntry.rawPointer)))
+            refilter()
+        }
+        for (kind, button) in kindButtons {
+            onSignal(button, "toggled") { [weak self] in
+                guard let self else { return }
+                if gtk_toggle_button_get_active(cast(button)) != 0 { kinds.insert(kind) } else { kinds.remove(kind) }
+                refilter()
+            }
+        }
+        onNotify(selection, property: "selected-item") { [weak self] in self?.showDetail() }
+        let adjustment = gtk_scrolled_window_get_vadjustment(opaque(scroller))!
+        onSignal(adjustment, "value-changed") { [weak self] in
+            self?.followsNewest = gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment)
+                >= gtk_adjustment_get_upper(adjustment) - 2
+        }
+        onSignal(adjustment, "changed") { [weak self] in
+            guard let self, followsNewest else { return }
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+        }
+        reload()
+    }
+
+    /// The row filter (kinds and search); set once `self` exists.
+    private var filterObject: UnsafeMutablePointer<GtkFilter>?
+
+    isolated deinit {
+        g_object_unref(UnsafeMutableRawPointer(items))
+        g_object_unref(UnsafeMutableRawPointer(selection))
+    }
+
+    /// The row an item of the list stands for: its string is the row's number.
+    private func row(for item: UnsafeMutableRawPointer?) -> InspectorRow? {
+        guard let item, log.count > 0,
+              let number = Int(string(fromBorrowed: gtk_string_object_get_string(OpaquePointer(item)))) else { return nil }
+        let index = number - log[0].number
+        return log.rows.indices.contains(index + log.rows.startIndex) ? log[index] : nil
+    }
+
+    /// A new row of the log: shown now; rows the log dropped leave the list.
+    func appended(_ row: InspectorRow) {
+        gtk_string_list_append(items, "\(row.number)")
+        let surplus = Int(g_list_model_get_n_items(OpaquePointer(items.rawPointer))) - log.count
+        if surplus > 0 { gtk_string_list_splice(items, 0, guint(surplus), nil) }
+    }
+
+    /// "Clear": the log and the list empty (the rules keep following the session).
+    func clear() {
+        log.clear()
+        reload()
+    }
+
+    /// The list again from the log (after Clear).
+    func reload() {
+        let numbers = log.rows.map { strdup("\($0.number)") } + [nil]
+        defer { numbers.forEach { free($0) } }
+        let count = g_list_model_get_n_items(OpaquePointer(items.rawPointer))
+        numbers.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                gtk_string_list_splice(items, 0, count, $0)
+            }
+        }
+        showDetail()
+    }
+
+    func setEnvironment(_ lines: [String]) {
+        gtk_label_set_text(opaque(header), lines.joined(separator: "\n"))
+    }
+
+    /// Rows shown now (after the filter), for tests.
+    var shownRows: [InspectorRow] {
+        let model = gtk_single_selection_get_model(selection)
+        return (0..<g_list_model_get_n_items(model)).compactMap { index in
+            guard let item = g_list_model_get_item(model, index) else { return nil }
+            defer { g_object_unref(item) }
+            return row(for: item)
+        }
+    }
+
+    /// Selects the shown row at `index` (tests; a click does the same).
+    func select(shownIndex index: Int) {
+        gtk_single_selection_set_selected(selection, guint(index))
+    }
+
+    /// The summary labels of the rows on screen (the list view makes widgets only for them).
+    var visibleSummaries: [(text: String, attributes: String)] {
+        var found: [(String, String)] = []
+        func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
+            if gtk_widget_has_css_class(widget, "inspector-row") != 0,
+               let time = gtk_widget_get_first_child(widget), let kind = gtk_widget_get_next_sibling(time),
+               let summary = gtk_widget_get_next_sibling(kind) {
+                let attributes = gtk_label_get_attributes(opaque(summary))
+                found.append((string(fromBorrowed: gtk_label_get_text(opaque(summary))),
+                              attributes.map { string(takingOwnership: pango_attr_list_to_string($0)) } ?? ""))
+                return
+            }
+            var child = gtk_widget_get_first_child(widget)
+            while let current = child {
+                visit(current)
+                child = gtk_widget_get_next_sibling(current)
+            }
+        }
+        visit(scroller)
+        return found
+    }
+
+    var detailText: String {
+        let buffer = gtk_text_view_get_buffer(cast(detail))!
+        var start = GtkTextIter(), end = GtkTextIter()
+        gtk_text_buffer_get_bounds(buffer, &start, &end)
+        return string(takingOwnership: gtk_text_buffer_get_text(buffer, &start, &end, 0))
+    }
+
+    private func refilter() {
+        guard let filterObject else { return }
+        gtk_filter_changed(filterObject, GTK_FILTER_CHANGE_DIFFERENT)
+    }
+
+    private func showDetail() {
+        let buffer = gtk_text_view_get_buffer(cast(detail))!
+        let item = gtk_single_selection_get_selected_item(selection)
+        let text = row(for: item).map { InspectorDetail.lines(for: $0).joined(separator: "\n") } ?? ""
+        gtk_text_buffer_set_text(buffer, text, -1)
+    }
+}

@@ -1,0 +1,147 @@
+import CGtk
+import ComposerApp
+import ComposerCore
+import Foundation
+import GtkBinding
+import Testing
+import TestHarness
+
+extension GtkWindowSuites {
+    /// The IME inspector in a real window with GTK's simple input method, real X key events.
+    @MainActor
+    @Suite(.serialized)
+    struct InspectorWindowTests {
+        static func openInspector(_ composer: ComposerController) async throws {
+            try await GtkFixture.xdotool(["key", "F12"])
+            try await GtkFixture.wait("the inspector") { composer.inspectorShown }
+        }
+
+        @Test func f12OpensTheInspectorWithARowPerEventAndF12ClosesIt() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            #expect(!composer.inspectorShown, "closed at start")
+            try await Self.openInspector(composer)
+            #expect(gtk_widget_has_focus(composer.textView) != 0, "F12 leaves the focus in the input")
+            try GtkFixture.xdotool.type("ab")
+            try await GtkFixture.settled(composer, "ab") { composer.model.text == "ab" }
+            try await GtkFixture.wait("the rows") { composer.inspectorShownRows.contains { $0.event == .commit("b") } }
+            let rows = composer.inspectorShownRows
+            #expect(rows.count == composer.inspectorLogRows.count, "every row shown with no filter")
+            #expect(rows.first.map { if case .start = $0.event { true } else { false } } == true, "from the session's start")
+            let kinds = Set(rows.map(\.kind))
+            #expect(kinds.isSuperset(of: [.key, .commit, .edit, .window, .decision]), "\(kinds)")
+            #expect(rows.map(\.number) == Array(rows.first!.number...rows.last!.number), "one row per event, in order")
+            try await GtkFixture.xdotool(["key", "F12"])
+            try await GtkFixture.wait("closed again") { !composer.inspectorShown }
+        }
+
+        /// A dead key's preedit row is drawn as the user sees it: underlined, with its cursor.
+        @Test func aPreeditRowIsDrawnWithItsSegmentsAndCursor() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.setKeyboardLayout(["-layout", "us", "-variant", "intl"], deadAcute: true)
+            defer { GtkFixture.restoreKeyboardLayout() }
+            try await Self.openInspector(composer)
+            try await GtkFixture.xdotool(["key", "dead_acute"])
+            try await GtkFixture.settled(composer, "composing") { composer.model.isComposing }
+            try await GtkFixture.wait("the drawn preedit row") {
+                composer.inspectorVisibleSummaries.contains { $0.text == "´▏" }
+            }
+            let drawn = try #require(composer.inspectorVisibleSummaries.first { $0.text == "´▏" })
+            #expect(drawn.attributes.contains("0 2 underline single"), "´ is two UTF-8 bytes, underlined: \(drawn.attributes)")
+            #expect(drawn.attributes.contains("2 5 foreground"), "the cursor mark in its colour: \(drawn.attributes)")
+            try await GtkFixture.xdotool(["key", "e"])
+            try await GtkFixture.settled(composer, "é") { composer.model.text == "é" }
+        }
+
+        @Test func kindFiltersSearchPauseAndClear() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try await Self.openInspector(composer)
+            try GtkFixture.xdotool.type("xy")
+            try await GtkFixture.wait("the commit of y") { composer.inspectorShownRows.contains { $0.event == .commit("y") } }
+
+            for kind in InspectorKind.allCases where kind != .commit { composer.inspectorShowKind(kind, false) }
+            try await GtkFixture.wait("only commits") { composer.inspectorShownRows.allSatisfy { $0.kind == .commit } }
+            #expect(composer.inspectorShownRows.map(\.event) == [.commit("x"), .commit("y")])
+            for kind in InspectorKind.allCases { composer.inspectorShowKind(kind, true) }
+            composer.inspectorSearch("“y”")
+            try await GtkFixture.wait("the search") {
+                let shown = composer.inspectorShownRows
+                return !shown.isEmpty && shown.allSatisfy { $0.summary.contains("“y”") }
+            }
+            composer.inspectorSearch("")
+            try await GtkFixture.wait("everything again") { composer.inspectorShownRows.count == composer.inspectorLogRows.count }
+
+            composer.inspectorPause(true)
+            let paused = composer.inspectorLogRows.count
+            try GtkFixture.xdotool.type("z")
+            try await GtkFixture.settled(composer, "z typed") { composer.model.text == "xyz" }
+            #expect(composer.inspectorLogRows.count == paused, "no row while paused")
+            composer.inspectorPause(false)
+            composer.inspectorClear()
+            #expect(composer.inspectorShownRows.isEmpty && composer.inspectorLogRows.isEmpty)
+            try GtkFixture.xdotool.type("w")
+            try await GtkFixture.wait("rows again") { composer.inspectorShownRows.contains { $0.event == .commit("w") } }
+        }
+
+        @Test func theDetailSpellsOutTheSelectedRow() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try await Self.openInspector(composer)
+            try GtkFixture.xdotool.type("q")
+            try await GtkFixture.wait("the commit") { composer.inspectorShownRows.contains { $0.event == .commit("q") } }
+            let index = try #require(composer.inspectorShownRows.firstIndex { $0.event == .commit("q") })
+            composer.inspectorSelect(shownIndex: index)
+            try await GtkFixture.wait("the detail") { composer.inspectorDetailText.contains("U+0071 LATIN SMALL LETTER Q") }
+            #expect(composer.inspectorDetailText.contains("1 graphemes, 1 scalars, 1 UTF-16 units, 1 bytes"))
+            #expect(composer.inspectorDetailText.contains(#"{"ev":"commit","#), "the raw line")
+        }
+
+        /// Without --trace nothing is traced until the inspector opens; then the trace starts
+        /// at a quiet moment and what it records replays to the same decisions.
+        @Test func openedWithoutATraceItStartsOneThatReplays() async throws {
+            let options = ComposerOptions(initialText: "hi ", profileDirectory: try GtkFixture.newProfile(),
+                                          limit: LengthLimit(limit: 6, mode: .hard))
+            let (composer, _) = try await GtkFixture.composer(options, traced: false)
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.xdotool.type("ab")
+            try await GtkFixture.settled(composer, "hi ab") { composer.model.text == "hi ab" }
+            #expect(composer.inspectorLogRows.isEmpty && composer.trace.emitted.isEmpty, "no trace before it opens")
+            try await Self.openInspector(composer)
+            try await GtkFixture.wait("the trace started") { composer.inspectorLogRows.contains { $0.event.name == "start" } }
+            try GtkFixture.xdotool.type("cdef")
+            try await GtkFixture.settled(composer, "cut to the limit") { composer.model.text == "hi abc" }
+            try await GtkFixture.wait("the cut's row") { composer.inspectorLogRows.contains { $0.event.name == "limit" } }
+
+            let lines = composer.inspectorTranscript.map { $0.event.json(t: $0.t).serialized() }.joined(separator: "\n") + "\n"
+            let transcript = try Transcript(text: lines, name: "inspector")
+            #expect(transcript.initialText.text == "hi ab")
+            let output = try Replayer(transcript: transcript, settings: transcript.settings, data: .empty).run()
+            #expect(ReplayComparison.firstDifference(recorded: transcript, replayed: output) == nil)
+
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("inspector-\(getpid()).jsonl").path
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            try ComposerController.writeTranscript(composer.inspectorTranscript, to: file)
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == lines, "Save transcript… writes the same lines")
+            let permissions = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+            #expect(permissions == 0o600, "a keystroke log is its owner's only")
+        }
+
+        @Test func copyAsBugReportPutsMarkdownWithTheLastCompositionOnTheClipboard() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.setKeyboardLayout(["-layout", "us", "-variant", "intl"], deadAcute: true)
+            defer { GtkFixture.restoreKeyboardLayout() }
+            try await Self.openInspector(composer)
+            try await GtkFixture.xdotool(["key", "dead_acute", "e"])
+            try await GtkFixture.settled(composer, "é") { composer.model.text == "é" }
+            try await GtkFixture.wait("the commit row") { composer.inspectorLogRows.contains { $0.event == .commit("é") } }
+            let report = try #require(composer.inspectorCopyBugReport())
+            #expect(report.hasPrefix("## Input method session"))
+            #expect(report.contains("- GDK backend: x11"))
+            #expect(report.contains("- IM module: gtk-im-context-simple"), "\(report)")
+            #expect(report.contains("commit “é”") && report.contains("U+00E9"))
+        }
+    }
+}
