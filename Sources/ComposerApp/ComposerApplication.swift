@@ -64,7 +64,7 @@ public enum ComposerApplication {
 
     /// Set (to anything) in the environment, a GLib warning or critical ends the app at
     /// once, as `g_test_init` does in GNOME's tests: the end-to-end tests run it so.
-    public static let fatalProblemsVariable = "IME_COMPOSER_FATAL_WARNINGS"
+    nonisolated public static let fatalProblemsVariable = "IME_COMPOSER_FATAL_WARNINGS"
 
     /// GLib's warnings and criticals are printed as usual, except the exact upstream ones of
     /// `UpstreamProblem.known` (each a GTK bug we cannot fix here). With

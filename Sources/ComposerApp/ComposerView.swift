@@ -176,6 +176,9 @@ final class ComposerView {
         gtk_box_append(cast(panel), inputBar)
         gtk_box_append(cast(panel), keyboardArea)
         gtk_widget_set_hexpand(panel, 1)
+        // The composer keeps a usable width when the inspector opens beside it: the window
+        // grows instead.
+        gtk_widget_set_size_request(panel, 360, -1)
         inspectorSlot = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         gtk_widget_set_visible(inspectorSlot, 0)
         let columns = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!

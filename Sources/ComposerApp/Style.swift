@@ -48,6 +48,19 @@ enum Style {
     .counter { font-feature-settings: "tnum"; min-width: 3em; }
     .counter.provisional { font-style: italic; }
     .counter.error, .limit-hint { color: @error_color; }
+    /* The IME inspector: each row's kind in its own colour (the filter buttons too). */
+    .inspector { border-left: 1px solid alpha(@theme_fg_color, 0.15); }
+    .inspector-row { padding: 1px 4px; }
+    .inspector-kind { font-size: 90%; font-weight: bold; }
+    label.inspector-key, button.inspector-key label { color: #1c71d8; }
+    label.inspector-preedit, button.inspector-preedit label { color: #9141ac; }
+    label.inspector-commit, button.inspector-commit label { color: #26a269; }
+    label.inspector-surrounding, button.inspector-surrounding label { color: #c64600; }
+    label.inspector-edit, button.inspector-edit label { color: #865e3c; }
+    label.inspector-decision, button.inspector-decision label { color: #e01b24; }
+    label.inspector-window, button.inspector-window label { color: alpha(@theme_fg_color, 0.6); }
+    .inspector-anomaly { color: @warning_color; font-weight: bold; }
+    .inspector-environment { font-size: 90%; }
     """
 
     /// Installs the style sheet for the default display (once per process).

@@ -1,7 +1,7 @@
 import CGtk
 
 /// One message GLib (or GTK, Pango, IBus…) logged at WARNING level or worse.
-public struct GLibProblem: Sendable, CustomStringConvertible {
+public nonisolated struct GLibProblem: Sendable, CustomStringConvertible {
     public enum Level: String, Sendable { case warning = "WARNING", critical = "CRITICAL", error = "ERROR" }
     public let level: Level
     /// The log domain ("Gtk", "GLib-GObject", "IBUS"…), empty when none was given.
@@ -24,7 +24,7 @@ public struct GLibProblem: Sendable, CustomStringConvertible {
 /// A warning or critical that comes from a known upstream bug we cannot fix on our side.
 /// Only these are let through by the app and the test harness; each names its bug and how
 /// it was shown not to be ours.
-public struct UpstreamProblem: Sendable {
+public nonisolated struct UpstreamProblem: Sendable {
     public let level: GLibProblem.Level
     public let domain: String
     /// The message up to its first variable part (a pointer), and after it.
@@ -64,12 +64,14 @@ public struct UpstreamProblem: Sendable {
 /// nothing). A test harness installs this to fail the test that caused one, with its
 /// message. What the closure does not swallow is written by GLib's default writer.
 public enum GLibLog {
-    nonisolated(unsafe) fileprivate static var onProblem: ((GLibProblem) -> Bool)?
+    nonisolated(unsafe) fileprivate static var onProblem: (@Sendable (GLibProblem) -> Bool)?
 
     /// Installs the writer (GLib allows one per process: call once, before logging starts).
     /// `body` returns whether GLib should still print the message (false for one a test
-    /// provoked on purpose).
-    public static func reportProblems(_ body: @escaping (GLibProblem) -> Bool) {
+    /// provoked on purpose). It runs on whichever thread logged: GLib's worker threads log
+    /// too (an input method module's D-Bus calls, the thread pool), so it must not assume
+    /// the main thread.
+    public nonisolated static func reportProblems(_ body: @escaping @Sendable (GLibProblem) -> Bool) {
         onProblem = body
         g_log_set_writer_func({ levels, fields, count, _ in
             if let level = GLibLog.problemLevel(levels), let fields, let report = GLibLog.onProblem {
@@ -89,7 +91,7 @@ public enum GLibLog {
         }, nil, nil)
     }
 
-    fileprivate static func problemLevel(_ levels: GLogLevelFlags) -> GLibProblem.Level? {
+    fileprivate nonisolated static func problemLevel(_ levels: GLogLevelFlags) -> GLibProblem.Level? {
         let raw = levels.rawValue
         if raw & G_LOG_LEVEL_ERROR.rawValue != 0 { return .error }
         if raw & G_LOG_LEVEL_CRITICAL.rawValue != 0 { return .critical }

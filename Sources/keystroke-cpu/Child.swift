@@ -48,11 +48,17 @@ private func updateCollection() {
 @MainActor
 enum Child {
     static func run(bytes: Int, dataDirectory: String, profileDirectory: String, factsPath: String) -> Int32 {
-        final class Problems { var list: [String] = [] }
+        // GLib may log from its worker threads: the list is locked.
+        final class Problems: @unchecked Sendable {
+            private let lock = NSLock()
+            private var entries: [String] = []
+            func append(_ entry: String) { lock.withLock { entries.append(entry) } }
+            var list: [String] { lock.withLock { entries } }
+        }
         let problems = Problems()
         GLibLog.reportProblems { problem in
             guard !UpstreamProblem.isKnown(problem) else { return false }
-            problems.list.append(problem.description)
+            problems.append(problem.description)
             return true
         }
         guard gtk_init_check() != 0 else {

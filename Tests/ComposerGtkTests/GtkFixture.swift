@@ -21,6 +21,8 @@ enum GtkWindowSuites {}
 @MainActor
 enum GtkFixture {
     private static var session: TestSession?
+    /// The fixture's private session (Xvfb, D-Bus), for suites that add an input method.
+    static var testSession: TestSession? { session }
     private(set) static var xdotool: XDoTool!
     /// The X window id of the newest composer window.
     private(set) static var windowID: String?
@@ -62,7 +64,7 @@ enum GtkFixture {
     }
 
     /// Set while a test provokes a GLib problem on purpose: still recorded, not printed.
-    static var provokingProblems = false
+    nonisolated(unsafe) static var provokingProblems = false
 
     /// A new, empty profile directory for one composer (its recents file and whatever else
     /// the app keeps), inside the fixture's session directory: no test sees another's

@@ -67,10 +67,7 @@ final class InspectorEnvironment {
         MainLoop.offMainThread({ () -> EngineAnswers in
             EngineAnswers(layout: askLayout ? Self.run("setxkbmap", ["-query"]).flatMap(Self.layout(fromQuery:)) : nil,
                           ibus: Self.run("ibus", ["engine"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) },
-                          fcitx: Self.run("gdbus", ["call", "--session", "--timeout", "1", "--dest", "org.fcitx.Fcitx5",
-                                                    "--object-path", "/controller",
-                                                    "--method", "org.fcitx.Fcitx.Controller1.CurrentInputMethod"])
-                              .flatMap(Self.firstString))
+                          fcitx: Self.fcitxInputMethod())
         }, then: { [weak self] answers in
             guard let self else { return }
             asking = false
@@ -110,6 +107,19 @@ final class InspectorEnvironment {
         }
         guard process.terminationStatus == 0 else { return nil }
         return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// Fcitx5's current input method, if fcitx5 runs. Asked only when its name has an owner
+    /// on the session bus: a plain call would start it through D-Bus activation
+    /// (org.fcitx.Fcitx5.service), and a starting fcitx5 takes the IBus name over from a
+    /// running ibus-daemon — every IBus input context of the app would be gone.
+    nonisolated private static func fcitxInputMethod() -> String? {
+        let owned = run("gdbus", ["call", "--session", "--timeout", "1", "--dest", "org.freedesktop.DBus",
+                                  "--object-path", "/org/freedesktop/DBus",
+                                  "--method", "org.freedesktop.DBus.NameHasOwner", "org.fcitx.Fcitx5"])
+        guard owned?.contains("true") == true else { return nil }
+        return run("gdbus", ["call", "--session", "--timeout", "1", "--dest", "org.fcitx.Fcitx5", "--object-path", "/controller",
+                             "--method", "org.fcitx.Fcitx.Controller1.CurrentInputMethod"]).flatMap(firstString)
     }
 
     /// "us (intl)" from `setxkbmap -query`'s "layout:" and "variant:" lines.

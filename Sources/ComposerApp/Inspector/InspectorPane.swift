@@ -17,6 +17,9 @@ final class InspectorPane {
     private let scroller: UnsafeMutablePointer<GtkWidget>
     private let detail: UnsafeMutablePointer<GtkWidget>
     private let header: UnsafeMutablePointer<GtkWidget>
+    private var listView: UnsafeMutablePointer<GtkWidget>!
+    /// A scroll to the newest row is waiting for the next idle (one per burst of rows).
+    private var scrollPending = false
     let pauseButton: UnsafeMutablePointer<GtkWidget>
     let searchEntry: UnsafeMutablePointer<GtkWidget>
     private(set) var kindButtons: [InspectorKind: UnsafeMutablePointer<GtkWidget>] = [:]
@@ -75,7 +78,7 @@ final class InspectorPane {
         gtk_single_selection_set_autoselect(selection, 0)
         gtk_single_selection_set_can_unselect(selection, 1)
         factory = InspectorRowFactory { [weak self] item in self?.row(for: item) }
-        let listView = gtk_list_view_new(OpaquePointer(selection.rawPointer), factory.factory)!
+        listView = gtk_list_view_new(OpaquePointer(selection.rawPointer), factory.factory)!
         g_object_ref(selection.rawPointer)  // the list view took the first reference
         gtk_widget_add_css_class(listView, "inspector-list")
         gtk_scrolled_window_set_child(opaque(scroller), listView)
@@ -86,14 +89,13 @@ final class InspectorPane {
         gtk_text_view_set_wrap_mode(cast(detail), GTK_WRAP_WORD_CHAR)
         let detailScroller = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_child(opaque(detailScroller), detail)
-        gtk_widget_set_size_request(detailScroller, -1, 150)
-        let paned = gtk_paned_new(GTK_ORIENTATION_VERTICAL)!
-        gtk_paned_set_start_child(opaque(paned), scroller)
-        gtk_paned_set_end_child(opaque(paned), detailScroller)
-        gtk_paned_set_resize_end_child(opaque(paned), 0)
-        gtk_widget_set_vexpand(paned, 1)
+        gtk_widget_set_size_request(detailScroller, -1, 110)
+        gtk_widget_add_css_class(detailScroller, "inspector-detail")
+        gtk_widget_set_vexpand(detailScroller, 0)
 
-        for widget in [header, tools, kindBar, paned] { gtk_box_append(cast(container), widget) }
+        for widget in [header, tools, kindBar, scroller, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!, detailScroller] {
+            gtk_box_append(cast(container), widget)
+        }
 
         onSignal(pauseButton, "toggled") { [weak self] in
             guard let self else { return }
@@ -120,10 +122,6 @@ final class InspectorPane {
             self?.followsNewest = gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment)
                 >= gtk_adjustment_get_upper(adjustment) - 2
         }
-        onSignal(adjustment, "changed") { [weak self] in
-            guard let self, followsNewest else { return }
-            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
-        }
         reload()
     }
 
@@ -143,11 +141,28 @@ final class InspectorPane {
         return log.rows.indices.contains(index + log.rows.startIndex) ? log[index] : nil
     }
 
-    /// A new row of the log: shown now; rows the log dropped leave the list.
+    /// A new row of the log: shown now; rows the log dropped leave the list. The list
+    /// follows the newest row unless the user scrolled up (GTK 4.8 has no
+    /// gtk_list_view_scroll_to: its "list.scroll-to-item" action does the same).
     func appended(_ row: InspectorRow) {
         gtk_string_list_append(items, "\(row.number)")
         let surplus = Int(g_list_model_get_n_items(OpaquePointer(items.rawPointer))) - log.count
         if surplus > 0 { gtk_string_list_splice(items, 0, guint(surplus), nil) }
+        guard followsNewest, !scrollPending else { return }
+        scrollPending = true
+        g_idle_add_once({ data in
+            MainActor.assumeIsolated {
+                let pane = Unmanaged<InspectorPane>.fromOpaque(data!).takeRetainedValue()
+                pane.scrollPending = false
+                pane.scrollToNewest()
+            }
+        }, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    private func scrollToNewest() {
+        let count = g_list_model_get_n_items(OpaquePointer(selection.rawPointer))
+        guard count > 0 else { return }
+        gtk_widget_activate_action_variant(listView, "list.scroll-to-item", g_variant_new_uint32(count - 1))
     }
 
     /// "Clear": the log and the list empty (the rules keep following the session).
@@ -170,7 +185,7 @@ final class InspectorPane {
     }
 
     func setEnvironment(_ lines: [String]) {
-        gtk_label_set_text(opaque(header), lines.joined(separator: "\n"))
+        gtk_label_set_text(opaque(header), lines.joined(separator: " · "))
     }
 
     /// Rows shown now (after the filter), for tests.

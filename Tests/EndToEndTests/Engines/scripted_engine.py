@@ -7,6 +7,9 @@ states; this one does it on demand so the test is exact:
           through delete-surrounding (a count in characters, not bytes) and commits 犬;
   F6      shows the preedit "probe" (the harness waits for it to know the engine is attached);
   Escape  clears that preedit.
+  F7      commits 猫 and then deletes the character before the cursor: a delete-surrounding
+          after the commit it should have preceded (the shape of ibus/ibus#2570);
+  F8      commits "x" twice for one key (the shape of google/mozc#930).
 Every other key is left to the application.
 """
 import sys
@@ -43,6 +46,14 @@ class ScriptedEngine(IBus.Engine):
             self.get_surrounding_text()
             self.delete_surrounding_text(-2, 2)
             self.commit_text(IBus.Text.new_from_string("犬"))
+            return True
+        if keyval == IBus.KEY_F7:
+            self.commit_text(IBus.Text.new_from_string("猫"))
+            self.delete_surrounding_text(-1, 1)
+            return True
+        if keyval == IBus.KEY_F8:
+            self.commit_text(IBus.Text.new_from_string("x"))
+            self.commit_text(IBus.Text.new_from_string("x"))
             return True
         return False
 
