@@ -79,6 +79,7 @@ final class InspectorPane {
         gtk_single_selection_set_can_unselect(selection, 1)
         factory = InspectorRowFactory { [weak self] item in self?.row(for: item) }
         listView = gtk_list_view_new(OpaquePointer(selection.rawPointer), factory.factory)!
+        g_object_ref(listView.rawPointer)  // ours too: a scroll waiting in an idle may outlive the window
         g_object_ref(selection.rawPointer)  // the list view took the first reference
         gtk_widget_add_css_class(listView, "inspector-list")
         gtk_scrolled_window_set_child(opaque(scroller), listView)
@@ -129,6 +130,7 @@ final class InspectorPane {
     private var filterObject: UnsafeMutablePointer<GtkFilter>?
 
     isolated deinit {
+        g_object_unref(listView.rawPointer)
         g_object_unref(UnsafeMutableRawPointer(items))
         g_object_unref(UnsafeMutableRawPointer(selection))
     }
@@ -161,7 +163,7 @@ final class InspectorPane {
 
     private func scrollToNewest() {
         let count = g_list_model_get_n_items(OpaquePointer(selection.rawPointer))
-        guard count > 0 else { return }
+        guard count > 0, gtk_widget_get_root(listView) != nil else { return }  // not after the window is gone
         gtk_widget_activate_action_variant(listView, "list.scroll-to-item", g_variant_new_uint32(count - 1))
     }
 
