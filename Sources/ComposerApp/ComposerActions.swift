@@ -25,7 +25,8 @@ final class ComposerActions {
     init(window: UnsafeMutablePointer<GtkWidget>, sendButton: UnsafeMutablePointer<GtkWidget>,
          trimButton: UnsafeMutablePointer<GtkWidget>, caretButtons: [UnsafeMutablePointer<GtkWidget>],
          perform: @escaping (ComposerCommand) -> Void, moveCaret: @escaping (CaretDirection, _ extend: Bool) -> Void,
-         completion: @escaping (InputEvent) -> Void, toggleInspector: @escaping () -> Void) {
+         completion: @escaping (InputEvent) -> Void, toggleInspector: @escaping () -> Void,
+         copyReport: @escaping () -> Void) {
         self.window = window
         self.caretButtons = caretButtons
         let group = g_simple_action_group_new()!
@@ -41,6 +42,7 @@ final class ComposerActions {
             actions[command] = add(command.rawValue) { perform(command) }
         }
         _ = add(Self.inspectorAction, toggleInspector)
+        _ = add(Self.copyReportAction, copyReport)
         for (name, event) in Self.completionCommands {
             completionActions.append(add(name) { completion(event) })
         }
@@ -62,7 +64,7 @@ final class ComposerActions {
         let shortcuts = gtk_shortcut_controller_new()!
         gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE)
         let all = ComposerCommand.shortcuts.map { ($0.accelerator, Self.name($0.command)) } + caretShortcuts
-            + [("F12", "\(Self.group).\(Self.inspectorAction)")]
+            + [("F12", "\(Self.group).\(Self.inspectorAction)"), ("<Control><Shift>c", "\(Self.group).\(Self.copyReportAction)")]
         for (accelerator, action) in all {
             gtk_shortcut_controller_add_shortcut(opaque(shortcuts), gtk_shortcut_new(
                 gtk_shortcut_trigger_parse_string(accelerator), gtk_named_action_new(action)))
@@ -74,6 +76,8 @@ final class ComposerActions {
 
     /// Shows or hides the IME inspector (F12, the header bar's toggle).
     static let inspectorAction = "inspector"
+    /// The inspector's "Copy as bug report" (Ctrl+Shift+C; nothing without an inspector log).
+    static let copyReportAction = "inspector-copy-report"
 
     /// The completion list's commands, by action name.
     static let completionCommands: [(String, InputEvent)] = [

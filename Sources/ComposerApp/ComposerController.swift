@@ -103,6 +103,8 @@ public final class ComposerController {
         } toggleInspector: { [weak self] in
             guard let self else { return }
             gtk_toggle_button_set_active(cast(ui.inspectorToggle), gtk_toggle_button_get_active(cast(ui.inspectorToggle)) == 0 ? 1 : 0)
+        } copyReport: { [weak self] in
+            self?.copyBugReport()
         }
         onSignal(ui.inspectorToggle, "toggled") { [weak self] in
             guard let self else { return }

@@ -126,5 +126,6 @@ struct AnomalyRulesTests {
         #expect(try ids("ibus-scripted-delete-surrounding") == [])
         #expect(try ids("ibus-anthy-koneko-send") == [])
         #expect(try ids("ibus-hangul-enter-while-composing") == ["enter-passed-on-while-composing"])
+        #expect(try ids("ibus-scripted-misdeeds") == ["duplicated-commit", "delete-surrounding-after-commit"])
     }
 }
