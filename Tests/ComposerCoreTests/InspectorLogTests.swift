@@ -76,14 +76,15 @@ struct InspectorLogTests {
         log.append(.commit("a"), t: 2)
         log.append(.key(keyval: "k", consumed: nil), t: 3)
         log.append(.preeditStart, t: 4)
-        log.append(.preedit(Preedit(text: "こ|", cursor: 1, segments: [])), t: 5)
+        log.append(.preedit(Preedit(text: "こ|", cursor: 1, segments: [PreeditSegment(start: 0, end: 2, styles: [.underline, .highlight])])), t: 5)
         log.append(.key(keyval: "Return", consumed: false), t: 6)
         let report = BugReport.markdown(environment: [("GTK", "4.8.3"), ("IM module", "ibus")], settings: log.settings, rows: log.rows)
         #expect(report.contains("- GTK: 4.8.3"))
         #expect(report.contains("- limit: 10 graphemes, hard"))
         #expect(report.contains("enter-passed-on-while-composing") == false, "ids are for tests; the report says it in words")
         #expect(report.contains("passed Enter on while composing"))
-        #expect(report.contains("| 6 | 5 | preedit “こ\\|” cursor 1 | U+3053 U+007C |"), "pipes escaped, code points listed")
+        #expect(report.contains("| 6 | 5 | preedit “こ\\|” cursor 1 [0–2 underline highlight] | U+3053 U+007C |"),
+                "pipes escaped, the segments' styles and the code points listed")
         #expect(!report.contains("commit “a”"), "only the last composition")
     }
 }

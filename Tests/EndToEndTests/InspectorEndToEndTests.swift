@@ -117,3 +117,37 @@ struct InspectorAnomalyEndToEndTests {
         }
     }
 }
+
+/// fcitx5-anthy keeps its preedit cursor at 0 while the kana grow at the end (fcitx5 5.0.21):
+/// the inspector flags it, and the bug report names it with the styled segments of the
+/// conversion that follows.
+@Suite(.serialized)
+struct InspectorFcitxEndToEndTests {
+    static let engines = ComposerBinary.packageRoot.appendingPathComponent("Tests/EndToEndTests/Engines")
+
+    @Test(.timeLimit(.minutes(2)))
+    func fcitx5AnthysStuckCursorIsFlaggedAndTheReportShowsTheSegments() throws {
+        let cs = try ComposerSession(.fcitxAnthy, name: "e2e-inspector-fcitx")
+        defer { cs.stop() }
+        try cs.xdotool.key(["F12"])
+        try cs.xdotool.key(["k", "o", "n", "e", "k", "o"])
+        try cs.trace.waitFor("the kana", from: cs.probeEndIndex) {
+            $0["ev"]?.stringValue == "preedit" && $0["text"]?.stringValue == "こねこ"
+        }
+        let converting = cs.trace.entries.count
+        try cs.xdotool.key(["space"])
+        try cs.trace.waitFor("the conversion", from: converting) {
+            $0["ev"]?.stringValue == "preedit" && ($0["segments"]?.arrayValue?.isEmpty == false)
+        }
+        try cs.xdotool.key(["ctrl+shift+c"])
+        let report = try Wait.until("the bug report on the clipboard", timeout: .seconds(20)) { () -> String? in
+            let read = try cs.session.run("/usr/bin/python3", [Self.engines.appendingPathComponent("read_clipboard.py").path])
+            return read.succeeded && read.stdout.contains("preedit “こねこ”") ? read.stdout : nil
+        }
+        #expect(report.contains("its cursor stays at 0"), "\(report)")
+        #expect(report.contains("highlight"), "the conversion's styled segment: \(report)")
+        #expect(report.contains("- Fcitx5 input method: anthy") || report.contains("- IM module: fcitx"), "\(report)")
+        #expect(try cs.terminateApp() == 0)
+        try Transcripts.replayAndKeep(cs.traceURL, as: "fcitx5-anthy-stuck-cursor", in: cs.session)
+    }
+}

@@ -26,10 +26,18 @@ public enum BugReport {
         out += "\n### The last composition\n\n| # | ms | event | code points |\n|---:|---:|---|---|\n"
         for row in composition {
             let codes = InspectorDetail.texts(of: row.event).map { InspectorDetail.codePoints($0.text).map { $0.split(separator: " ").first.map(String.init) ?? "" }.joined(separator: " ") }
-            out += "| \(row.number) | \(row.t) | \(cell(row.summary)) | \(codes.joined(separator: "; ")) |\n"
+            out += "| \(row.number) | \(row.t) | \(cell(row.summary + styles(of: row.event))) | \(codes.joined(separator: "; ")) |\n"
         }
         out += "\n<details><summary>Trace lines</summary>\n\n```jsonl\n" + composition.map(\.line).joined(separator: "\n") + "\n```\n</details>\n"
         return out
+    }
+
+    /// A preedit's segments and their styles (they are what the user saw): " [0–2 underline
+    /// highlight, 2–5 underline]"; "" for other events and unstyled preedits.
+    static func styles(of event: TraceEvent) -> String {
+        guard case .preedit(let preedit) = event, !preedit.segments.isEmpty else { return "" }
+        let segments = preedit.segments.map { "\($0.start)–\($0.end) " + $0.styles.map(\.rawValue).joined(separator: " ") }
+        return " [" + segments.joined(separator: ", ") + "]"
     }
 
     /// A table cell: pipes and line breaks escaped, so the text an input method sent cannot
