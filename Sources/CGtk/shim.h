@@ -96,4 +96,10 @@ static inline void cgtk_lower_thread_priority(int increment) {
     if (errno == 0) (void)setpriority(PRIO_PROCESS, (id_t)tid, current + increment);
 }
 
+/// The accessible name of a widget whose content does not say it (gtk_accessible_update_property
+/// is variadic: Swift cannot call it).
+static inline void cgtk_accessible_set_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
 #endif

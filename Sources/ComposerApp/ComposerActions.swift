@@ -74,7 +74,7 @@ final class ComposerActions {
 
     private static func name(_ command: ComposerCommand) -> String { "\(group).\(command.rawValue)" }
 
-    /// Shows or hides the IME inspector (F12, the header bar's toggle).
+    /// Shows or hides the IME inspector (F12, the input bar's IME toggle).
     static let inspectorAction = "inspector"
     /// The inspector's "Copy as bug report" (Ctrl+Shift+C; nothing without an inspector log).
     static let copyReportAction = "inspector-copy-report"

@@ -35,7 +35,7 @@ final class ComposerView {
     /// The simulated keyboard (`--osk-inset`): a reserved area at the bottom, and its toggle.
     let keyboardArea: UnsafeMutablePointer<GtkWidget>
     let keyboardToggle: UnsafeMutablePointer<GtkWidget>
-    /// The header bar's "Inspector" toggle (F12 flips it too) and where the inspector goes,
+    /// The input bar's "IME" toggle for the inspector (F12 flips it too) and where it goes,
     /// beside the panel; empty until it is first opened.
     let inspectorToggle: UnsafeMutablePointer<GtkWidget>
     let inspectorSlot: UnsafeMutablePointer<GtkWidget>
@@ -135,6 +135,12 @@ final class ComposerView {
         caretButtons = buttons
         gtk_widget_set_visible(caretToolbar, 0)
 
+        // Not in a header bar: a GtkHeaderBar makes GTK draw client-side decorations, and on
+        // X11 without a compositor that made every keystroke's frame 4.5× as slow to paint
+        // (make bench, 2026-11-24). The input bar's toggles cost what a button costs.
+        inspectorToggle = gtk_toggle_button_new_with_label("IME")
+        gtk_widget_set_tooltip_text(inspectorToggle, "The IME inspector: every input event and decision (F12)")
+        cgtk_accessible_set_label(inspectorToggle, "IME inspector")
         toolbarToggle = gtk_toggle_button_new()
         gtk_button_set_icon_name(cast(toolbarToggle), "format-justify-fill-symbolic")
         gtk_widget_set_tooltip_text(toolbarToggle, "Caret toolbar")
@@ -142,7 +148,7 @@ final class ComposerView {
         gtk_button_set_icon_name(cast(keyboardToggle), "input-keyboard-symbolic")
         gtk_widget_set_tooltip_text(keyboardToggle, "Simulated on-screen keyboard")
         gtk_widget_set_visible(keyboardToggle, 0)
-        for toggle in [toolbarToggle, keyboardToggle] {
+        for toggle in [inspectorToggle, toolbarToggle, keyboardToggle] {
             Self.keepFocusOffButton(toggle)
             gtk_widget_set_valign(toggle, GTK_ALIGN_END)
         }
@@ -160,6 +166,7 @@ final class ComposerView {
         gtk_box_append(cast(inputBar), inputScroller)
         gtk_box_append(cast(inputBar), counterLabel)
         gtk_box_append(cast(inputBar), trimButton)
+        gtk_box_append(cast(inputBar), inspectorToggle)
         gtk_box_append(cast(inputBar), toolbarToggle)
         gtk_box_append(cast(inputBar), keyboardToggle)
         gtk_box_append(cast(inputBar), sendButton)
@@ -185,12 +192,7 @@ final class ComposerView {
         gtk_box_append(cast(columns), panel)
         gtk_box_append(cast(columns), inspectorSlot)
         gtk_window_set_child(cast(window), columns)
-        let headerBar = gtk_header_bar_new()!
-        inspectorToggle = gtk_toggle_button_new_with_label("Inspector")
-        gtk_widget_set_tooltip_text(inspectorToggle, "The IME inspector: every input event and decision (F12)")
-        Self.keepFocusOffButton(inspectorToggle)
-        gtk_header_bar_pack_end(opaque(headerBar), inspectorToggle)
-        gtk_window_set_titlebar(cast(window), headerBar)
+
         // Coloured before any text is laid out; again at realize only if the theme differs.
         styleTags()
     }

@@ -33,7 +33,7 @@ extension GtkWindowSuites {
                                           simulatedKeyboardInset: 180)
             let (composer, _) = try await GtkFixture.composer(options, directory: WorkspaceDirectory(people: Self.people, channels: []))
             defer { GtkFixture.close(composer) }
-            // A panel 360×380: the X window adds the header bar and the decorations' extents.
+            // A panel 360×380, whatever the window adds around it (decorations).
             let window = try #require(GtkFixture.windowID)
             try await GtkFixture.run("/usr/bin/xdotool", ["windowsize", window, "360", "380"])
             try await GtkFixture.wait("the window to take its new size") { gtk_widget_get_height(composer.window) < 380 }
