@@ -194,6 +194,22 @@ struct DoctorTests {
         #expect(finding?.fix?.contains("GTK_IM_MODULE=fcitx") == true)
     }
 
+    @Test func fcitx5StandingInForIBusServesGtksIBusModule() {
+        // fcitx5's IBus frontend owns org.freedesktop.IBus: GTK's ibus module reaches fcitx5.
+        var facts = Self.healthyFcitx5()
+        facts.environment["GTK_IM_MODULE"] = "ibus"
+        facts.ibusServedByFcitx5 = true
+        let report = Doctor.diagnose(facts)
+        #expect(severity(report, "ibus-served-by-fcitx5") == .info)
+        #expect(report.finding("ibus-not-answering") == nil)
+        #expect(severity(report, "xmodifiers") == .ok, "XMODIFIERS=@im=fcitx matches fcitx5, which GTK reaches")
+        #expect(report.exitStatus == 0, "\(nothingToFix(report))")
+        facts.environment["GTK_IM_MODULE"] = "fcitx"
+        let unused = Doctor.diagnose(facts)
+        #expect(unused.finding("ibus-daemon")?.summary.contains("fcitx5 answers IBus clients in its place") == true)
+        #expect(unused.finding("both-daemons-running") == nil)
+    }
+
     @Test func gtkUsingFcitxWhileFcitx5DoesNotAnswerIsAProblem() {
         var facts = Self.healthyFcitx5()
         facts.fcitx5 = .notAnswering

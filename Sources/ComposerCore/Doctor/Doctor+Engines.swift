@@ -37,7 +37,7 @@ extension Doctor {
                 "ibus-hangul-event-forwarding", .ok, .engines,
                 "ibus-hangul's event forwarding is off: Return and BackSpace reach GTK 4 applications"))
         } else {
-            let ibusInUse = c.choice.framework == .ibus || c.facts.ibus.isAnswering
+            let ibusInUse = c.served == .ibus || c.facts.ibus.isAnswering
             findings.append(DoctorFinding(
                 "ibus-hangul-event-forwarding", ibusInUse ? .warning : .info, .engines,
                 "ibus-hangul forwards keys it does not use back to the application"

@@ -37,7 +37,7 @@ extension Doctor {
                 "session", .ok, .environment,
                 "Wayland session (WAYLAND_DISPLAY=\(env["WAYLAND_DISPLAY"] ?? "")): with the wayland module the "
                     + "compositor positions candidate windows and shows on-screen keyboards (text-input-v3)"))
-            if let framework = c.choice.framework {
+            if let framework = c.served {
                 findings.append(DoctorFinding(
                     "wayland-im-module-override", .warning, .environment,
                     "On Wayland, \(c.moduleSelection) makes GTK 4 talk to \(framework.daemon) directly instead of through "
@@ -76,7 +76,7 @@ extension Doctor {
                 return [DoctorFinding("xmodifiers", .ok, .environment, "XMODIFIERS=\(value) matches \(target.daemon)")]
             }
             let sends = named.map { "sends \(ximUsers) to \($0.daemon)" } ?? "names no input method daemon"
-            let gtk = c.choice.framework == target ? "GTK 4 uses \(target.daemon)" : "\(target.daemon) is the one running"
+            let gtk = c.served == target ? "GTK 4 uses \(target.daemon)" : "\(target.daemon) is the one running"
             return [DoctorFinding(
                 "xmodifiers-mismatch", .warning, .environment,
                 "XMODIFIERS=\(value) \(sends), but \(gtk)",
@@ -99,7 +99,7 @@ extension Doctor {
             if named == target {
                 return [DoctorFinding(id, .ok, .environment, "\(variable)=\(value) matches \(target.daemon)")]
             }
-            let gtk = c.choice.framework == target ? "GTK 4 uses \(target.daemon)" : "\(target.daemon) is the one running"
+            let gtk = c.served == target ? "GTK 4 uses \(target.daemon)" : "\(target.daemon) is the one running"
             return [DoctorFinding(
                 "\(id)-mismatch", .warning, .environment,
                 "\(variable)=\(value) sends \(toolkit) applications to \(named.daemon), but \(gtk)",

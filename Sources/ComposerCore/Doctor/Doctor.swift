@@ -36,11 +36,18 @@ public enum Doctor {
 
         var answering: [InputFramework] { InputFramework.allCases.filter { state($0).isAnswering } }
 
-        /// The framework every application should reach: the one GTK 4's module talks to,
-        /// else the only daemon that answers (GTK's `wayland` module reaches it through the
-        /// compositor), else none.
+        /// The daemon GTK 4's module actually reaches: the module's own, except that GTK's
+        /// `ibus` module reaches fcitx5 when fcitx5's IBus frontend stands in for ibus-daemon.
+        var served: InputFramework? {
+            if choice.framework == .ibus, !facts.ibus.isAnswering, facts.ibusServedByFcitx5 { return .fcitx5 }
+            return choice.framework
+        }
+
+        /// The framework every application should reach: the one GTK 4 reaches, else the only
+        /// daemon that answers (GTK's `wayland` module reaches it through the compositor),
+        /// else none.
         var target: InputFramework? {
-            if let framework = choice.framework { return framework }
+            if let framework = served { return framework }
             return answering.count == 1 ? answering[0] : nil
         }
 
@@ -136,11 +143,11 @@ public enum Doctor {
             findings += daemonFindings(framework, c)
         }
         if c.answering.count == 2 {
-            let used = c.choice.framework.map { "GTK 4 applications reach \($0.daemon)" }
+            let used = c.served.map { "GTK 4 applications reach \($0.daemon)" }
                 ?? "GTK 4 applications reach neither directly"
             findings.append(DoctorFinding(
                 "both-daemons-running", .warning, .daemons,
-                "ibus-daemon and fcitx5 both run: they compete for the same shortcuts and the X input method server, "
+                "ibus-daemon and fcitx5 both answer on D-Bus: they compete for the same shortcuts and the X input method server, "
                     + "and each application reaches whichever its module names (\(used))",
                 fix: "Stop the one you do not use and take it out of your session's autostart "
                     + "(on Debian: im-config -n ibus or im-config -n fcitx5)."))
@@ -170,7 +177,7 @@ public enum Doctor {
                     fix: framework == .ibus ? "Choose one with ibus engine NAME (e.g. anthy) or in the IBus preferences."
                         : "Add an input method with fcitx5-configtool."))
             }
-            if !usedByGtk, c.choice.module != GtkModuleCatalog.wayland, c.choice.framework == nil {
+            if c.choice.framework == nil, c.choice.module != GtkModuleCatalog.wayland {
                 findings.append(DoctorFinding(
                     "daemon-unused", .warning, .daemons,
                     "\(name) runs, but GTK 4 applications will use \(c.choice.module) and never reach it",
@@ -180,15 +187,25 @@ public enum Doctor {
             }
             return findings
         case .notAnswering:
+            if framework == .ibus, c.facts.ibusServedByFcitx5 {
+                guard usedByGtk else {
+                    return [DoctorFinding(id, .info, .daemons,
+                                          "No ibus-daemon answers on D-Bus; fcitx5 answers IBus clients in its place (its IBus frontend)")]
+                }
+                return [DoctorFinding(
+                    "ibus-served-by-fcitx5", .info, .daemons,
+                    "GTK 4 will use the ibus module, and fcitx5 answers it through its IBus frontend (no ibus-daemon answers)",
+                    fix: "This works; for fcitx5's own GTK module (all of its features), set GTK_IM_MODULE=fcitx.")]
+            }
             guard usedByGtk else {
-                return [DoctorFinding(id, .info, .daemons, "\(name) is not running (nothing here needs it)")]
+                return [DoctorFinding(id, .info, .daemons, "\(name) does not answer on D-Bus (nothing here needs it)")]
             }
             let other = InputFramework.allCases.first { $0 != framework && c.state($0).isAnswering }
             let byDefault = c.choice.source == .priority
                 ? " (GTK picks \(c.choice.module) by itself because its module is installed)" : ""
             return [DoctorFinding(
                 framework == .ibus ? "ibus-not-answering" : "fcitx5-not-answering", .problem, .daemons,
-                "GTK 4 will use \(c.choice.module)\(byDefault), but \(name) is not answering on D-Bus: "
+                "GTK 4 will use the \(c.choice.module) module\(byDefault), but \(name) is not answering on D-Bus: "
                     + "GTK 4 applications get no input method, only plain keys",
                 fix: "Start \(name) (\(framework.startCommand), or choose it as your input method: im-config -n "
                     + "\(framework == .ibus ? "ibus" : "fcitx5") and log in again)"

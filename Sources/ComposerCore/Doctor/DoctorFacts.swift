@@ -27,8 +27,12 @@ public struct DoctorFacts: Equatable, Sendable {
     public var moduleLibraries: [String]
     /// Whether the D-Bus session bus answered (fcitx5 and the ibus check need it).
     public var sessionBusReachable: Bool
-    /// ibus-daemon; `current` is its global engine (`ibus engine`).
+    /// ibus-daemon (the owner of `org.freedesktop.IBus`, unless that is fcitx5); `current`
+    /// is its global engine (`ibus engine`).
     public var ibus: DaemonState
+    /// fcitx5's IBus frontend owns `org.freedesktop.IBus` (and writes IBus's address file):
+    /// IBus clients, GTK's `ibus` module among them, then reach fcitx5.
+    public var ibusServedByFcitx5: Bool
     /// fcitx5; `current` is `org.fcitx.Fcitx.Controller1.CurrentInputMethod`.
     public var fcitx5: DaemonState
     /// IBus components installed (`/usr/share/ibus/component/*.xml`, without `.xml`).
@@ -47,7 +51,7 @@ public struct DoctorFacts: Equatable, Sendable {
                 gsettingsIMModule: String? = nil, moduleDirectories: [String] = [],
                 moduleLibraries: [String] = [], sessionBusReachable: Bool = true,
                 ibus: DaemonState = .notAnswering, fcitx5: DaemonState = .notAnswering,
-                ibusComponents: [String] = [], fcitx5InputMethods: [String] = [],
+                ibusServedByFcitx5: Bool = false, ibusComponents: [String] = [], fcitx5InputMethods: [String] = [],
                 mozcServerInstalled: Bool = false, engineSettings: [String: String] = [:],
                 isRoot: Bool = false) {
         self.environment = environment
@@ -58,6 +62,7 @@ public struct DoctorFacts: Equatable, Sendable {
         self.sessionBusReachable = sessionBusReachable
         self.ibus = ibus
         self.fcitx5 = fcitx5
+        self.ibusServedByFcitx5 = ibusServedByFcitx5
         self.ibusComponents = ibusComponents
         self.fcitx5InputMethods = fcitx5InputMethods
         self.mozcServerInstalled = mozcServerInstalled

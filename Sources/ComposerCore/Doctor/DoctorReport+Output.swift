@@ -94,6 +94,7 @@ extension DoctorFacts {
             ("session_bus", .bool(sessionBusReachable)),
             ("ibus", Self.json(ibus, current: "engine")),
             ("fcitx5", Self.json(fcitx5, current: "input_method")),
+            ("ibus_served_by_fcitx5", .bool(ibusServedByFcitx5)),
             ("ibus_components", .array(ibusComponents.map(JSONValue.string))),
             ("fcitx5_input_methods", .array(fcitx5InputMethods.map(JSONValue.string))),
             ("mozc_server", .bool(mozcServerInstalled)),
