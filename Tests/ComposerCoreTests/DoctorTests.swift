@@ -47,8 +47,8 @@ struct DoctorTests {
         #expect(report.finding("ibus-daemon")?.summary == "ibus-daemon answers on D-Bus; its global engine is anthy")
         #expect(severity(report, "ibus-daemon") == .ok)
         #expect(severity(report, "fcitx5") == .info, "not running, and nothing needs it")
-        for id in ["session", "xmodifiers", "qt-im-module", "ibus-hangul-event-forwarding", "ibus-hangul-starts-latin",
-                   "ibus-anthy-starts-latin", "engines-installed"] {
+        for id in ["session", "xmodifiers", "qt-im-module", "ibus-hangul-event-forwarding", "ibus-hangul-initial-mode",
+                   "ibus-anthy-initial-mode", "engines-installed"] {
             #expect(severity(report, id) == .ok, "\(id): \(String(describing: report.finding(id)))")
         }
         #expect(report.finding("engines-installed")?.summary == "Installed engines — IBus: anthy, hangul; fcitx5: anthy, hangul")
@@ -354,10 +354,10 @@ struct DoctorTests {
         facts.engineSettings[EngineSetting.hangulInitialInputMode.rawValue] = "'latin'"
         facts.ibusComponents.append("mozc")
         let report = Doctor.diagnose(facts)
-        #expect(severity(report, "ibus-anthy-starts-latin") == .info)
-        #expect(report.finding("ibus-anthy-starts-latin")?.fix?.contains("input-mode 0") == true)
-        #expect(severity(report, "ibus-hangul-starts-latin") == .info)
-        #expect(severity(report, "ibus-mozc-starts-direct") == .info)
+        #expect(severity(report, "ibus-anthy-initial-mode") == .info)
+        #expect(report.finding("ibus-anthy-initial-mode")?.fix?.contains("input-mode 0") == true)
+        #expect(severity(report, "ibus-hangul-initial-mode") == .info)
+        #expect(severity(report, "ibus-mozc-initial-mode") == .info)
         #expect(report.exitStatus == 0, "a Latin start surprises; it breaks nothing")
     }
 

@@ -47,10 +47,10 @@ extension Doctor {
         }
         let mode = c.facts.setting(.hangulInitialInputMode).map(GVariantText.string) ?? "latin"
         if mode == "hangul" {
-            findings.append(DoctorFinding("ibus-hangul-starts-latin", .ok, .engines, "ibus-hangul starts in Hangul mode"))
+            findings.append(DoctorFinding("ibus-hangul-initial-mode", .ok, .engines, "ibus-hangul starts in Hangul mode"))
         } else {
             findings.append(DoctorFinding(
-                "ibus-hangul-starts-latin", .info, .engines,
+                "ibus-hangul-initial-mode", .info, .engines,
                 "ibus-hangul starts in Latin mode (initial-input-mode '\(mode)'): it types Latin letters until you "
                     + "switch to Hangul (the Hangul key or Shift+Space)",
                 fix: "To start in Hangul: gsettings set org.freedesktop.ibus.engine.hangul initial-input-mode 'hangul'."))
@@ -63,10 +63,10 @@ extension Doctor {
     static func anthyFindings(_ c: Context) -> [DoctorFinding] {
         let mode = c.facts.setting(.anthyInputMode).flatMap(GVariantText.int) ?? 3
         guard mode == 3 || mode == 4 else {
-            return [DoctorFinding("ibus-anthy-starts-latin", .ok, .engines, "ibus-anthy starts in kana (input-mode \(mode))")]
+            return [DoctorFinding("ibus-anthy-initial-mode", .ok, .engines, "ibus-anthy starts in kana (input-mode \(mode))")]
         }
         return [DoctorFinding(
-            "ibus-anthy-starts-latin", .info, .engines,
+            "ibus-anthy-initial-mode", .info, .engines,
             "ibus-anthy starts in \(mode == 3 ? "Latin" : "wide Latin") mode (input-mode \(mode)): romaji stays Latin "
                 + "until you switch its input mode to hiragana",
             fix: "To start in hiragana: gsettings set org.freedesktop.ibus.engine.anthy.common input-mode 0 (before ibus starts).")]
@@ -80,7 +80,7 @@ extension Doctor {
         var findings: [DoctorFinding] = []
         if ibusMozc {
             findings.append(DoctorFinding(
-                "ibus-mozc-starts-direct", .info, .engines,
+                "ibus-mozc-initial-mode", .info, .engines,
                 "ibus-mozc starts in direct input: it converts nothing until you turn it on (Hankaku/Zenkaku or Henkan)",
                 fix: "To start in hiragana: active_on_launch: True in ~/.config/mozc/ibus_config.textproto, then ibus restart."))
         }
