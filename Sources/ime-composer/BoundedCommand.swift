@@ -69,7 +69,7 @@ enum BoundedCommand {
         try? errHandle.close()
         if finished.wait(timeout: .now() + timeout) == .timedOut {
             kill(process.processIdentifier, SIGKILL)
-            finished.wait()
+            _ = finished.wait(timeout: .now() + 2)  // SIGKILL cannot be ignored; bounded all the same
             return .failure(.timedOut(([program] + arguments).joined(separator: " "), timeout))
         }
         let read = { (url: URL) in String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self) }

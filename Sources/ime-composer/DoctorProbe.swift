@@ -32,8 +32,13 @@ struct DoctorProbe {
 
         let bus = SessionBus(environment: childEnvironment)
         let ibusOwner = bus.nameOwner("org.freedesktop.IBus")
-        let fcitx5Owner = bus.nameOwner("org.fcitx.Fcitx5")
-        if case .failure = ibusOwner { facts.sessionBusReachable = false }
+        // A bus that did not answer once is not asked again (each try waits out its time limit).
+        var fcitx5Owner = ibusOwner
+        if case .failure = ibusOwner {
+            facts.sessionBusReachable = false
+        } else {
+            fcitx5Owner = bus.nameOwner("org.fcitx.Fcitx5")
+        }
         // fcitx5's IBus frontend owns org.freedesktop.IBus itself (and writes IBus's address
         // file), so the name alone does not say that ibus-daemon runs.
         if case let .success(owner?) = ibusOwner, case let .success(fcitx5?) = fcitx5Owner, owner == fcitx5 {

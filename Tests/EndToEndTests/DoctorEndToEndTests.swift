@@ -181,6 +181,26 @@ struct DoctorEndToEndTests {
         #expect(severity(json, "gtk-im-module") == "info", "no input method: worth knowing")
     }
 
+    /// A bus call that never returns (a `dbus-send` that hangs, first on PATH) is cut short
+    /// by the doctor's time limit and reported; the doctor itself finishes.
+    @Test(.timeLimit(.minutes(2)))
+    func aHangingBusCallIsCutShortAndReported() throws {
+        let session = try session("doctor-hang", x11: false)
+        defer { session.stop() }
+        let bin = session.directory.appendingPathComponent("hang-bin", isDirectory: true)
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let fake = bin.appendingPathComponent("dbus-send")
+        try "#!/bin/sh\nexec sleep 600\n".write(to: fake, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        let env = ["GTK_IM_MODULE": "ibus", "XMODIFIERS": "@im=ibus", "DISPLAY": ":99",
+                   "PATH": bin.path + ":" + (session.environment["PATH"] ?? "/usr/bin:/bin")]
+        let json = try report(session, environment: env)
+        #expect(severity(json, "session-bus-unreachable") == "warning")
+        #expect(severity(json, "ibus-not-checked") == "warning")
+        #expect(finding(json, "ibus-not-checked")?["summary"]?.stringValue?.contains("did not answer within 3 s") == true,
+                "\(json.serialized())")
+    }
+
     // MARK: (g) usage
 
     @Test func aUsageErrorExitsTwoAndHelpNamesTheExitStatuses() throws {

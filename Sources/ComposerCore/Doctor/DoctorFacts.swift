@@ -12,8 +12,7 @@ public struct DoctorFacts: Equatable, Sendable {
         "XDG_SESSION_TYPE", "WAYLAND_DISPLAY", "DISPLAY", "DBUS_SESSION_BUS_ADDRESS",
     ]
 
-    /// Values of `environmentVariables` that are set (an empty value counts as set: GTK
-    /// treats `GTK_IM_MODULE=` differently from an unset variable only in that it looks it up).
+    /// Values of `environmentVariables` that are set (an empty value counts as set).
     public var environment: [String: String]
     /// `settings.ini` files GTK 4 reads, highest precedence first (the user's file, then
     /// `$XDG_CONFIG_DIRS`, then `/etc/gtk-4.0`), with their `gtk-im-module` if any.
