@@ -72,8 +72,10 @@ struct GtkSimpleEndToEndTests {
         try trace.waitFor("🐱 committed") { $0["ev"]?.stringValue == "commit" && $0["text"]?.stringValue == "🐱" }
         try cs.xdotool.type("cd")
         try trace.waitFor("two over") { $0["ev"]?.stringValue == "overflow" && $0["over"]?.intValue == 2 }
+        // From here on: the text was already "ab🐱" once, before "cd" was typed.
+        let trimFrom = trace.entries.count
         try cs.xdotool.key(["ctrl+shift+t"])
-        try trace.waitFor("trimmed") { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "ab🐱" }
+        try trace.waitFor("trimmed", from: trimFrom) { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "ab🐱" }
         #expect(trace.entries.contains { $0.name == "command" && $0.value["name"]?.stringValue == "trim" })
         try cs.xdotool.key(["Return"])
         try trace.waitFor("send") { $0["ev"]?.stringValue == "send" && $0["text"]?.stringValue == "ab🐱" }
