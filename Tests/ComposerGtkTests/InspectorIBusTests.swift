@@ -1,0 +1,137 @@
+import CGtk
+import ComposerApp
+import ComposerCore
+import Foundation
+import GtkBinding
+import Testing
+import TestHarness
+
+extension GtkWindowSuites {
+    /// The inspector with real IBus engines in this process's session: ibus-anthy's styled
+    /// conversion segments, and the anomaly rows of a scripted engine that misbehaves on
+    /// purpose. The IBus module is chosen per text view (GTK_IM_MODULE), and finds the
+    /// private daemon through IBUS_ADDRESS.
+    @MainActor
+    @Suite(.serialized)
+    struct InspectorIBusTests {
+        static let engineScript = ComposerBinary.packageRoot
+            .appendingPathComponent("Tests/EndToEndTests/Engines/scripted_engine.py").path
+
+        /// ibus-daemon in the fixture's session, once for the suite.
+        static var ibus: IBus?
+
+        static func daemon() throws -> IBus {
+            if let ibus { return ibus }
+            try GtkFixture.start()
+            try Prerequisites.require(Prerequisites.ibus)
+            let session = try #require(GtkFixture.testSession)
+            let started = try IBus.startAnthy(session, selectEngine: false)
+            let address = try Wait.until("ibus-daemon to publish its address", timeout: .seconds(20)) { () -> String? in
+                let printed = try session.run("ibus", ["address"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                return printed.hasPrefix("unix:") ? printed : nil
+            }
+            setenv("IBUS_ADDRESS", address, 1)
+            ibus = started
+            return started
+        }
+
+        /// A composer whose text view talks to IBus, with `engine` answering (probed with
+        /// `probe`, then cancelled with `cancel`).
+        static func composer(engine: String, probe: String, preedit: String, cancel: String) async throws -> ComposerController {
+            let ibus = try daemon()
+            setenv("GTK_IM_MODULE", "ibus", 1)
+            defer { setenv("GTK_IM_MODULE", "gtk-im-context-simple", 1) }
+            let (composer, _) = try await GtkFixture.composer()
+            try ibus.setEngine(engine)
+            var answered = false
+            for _ in 0..<8 where !answered {
+                try await GtkFixture.xdotool(["key", probe])
+                answered = (try? await GtkFixture.wait("the probe preedit", timeoutMilliseconds: 1_500) {
+                    composer.model.preedit?.text == preedit
+                }) != nil
+            }
+            #expect(answered, "the \(engine) engine never answered")
+            try await GtkFixture.xdotool(["key", cancel])
+            try await GtkFixture.settled(composer, "the probe cancelled") { !composer.model.isComposing }
+            // Probe keys that arrived before the engine did were typed raw: gone again.
+            while !composer.model.text.isEmpty {
+                let before = composer.model.text
+                try await GtkFixture.xdotool(["key", "BackSpace"])
+                try await GtkFixture.settled(composer, "a raw probe key deleted from \(before)") { composer.model.text != before }
+            }
+            return composer
+        }
+
+        @Test func anthysConversionSegmentsAppearWithTheirStylesAndFiltersWork() async throws {
+            try Prerequisites.requireIBusEngine("anthy")
+            let composer = try await Self.composer(engine: "anthy", probe: "a", preedit: "あ", cancel: "Escape")
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.xdotool(["key", "F12"])
+            try await GtkFixture.wait("the inspector") { composer.inspectorShown }
+            try GtkFixture.xdotool.type("kyouhaiitenkidesu")
+            try await GtkFixture.settled(composer, "the kana") { composer.model.preedit?.text == "きょうはいいてんきです" }
+            try await GtkFixture.xdotool(["key", "space"])
+            try await GtkFixture.settled(composer, "converted into segments") { (composer.model.preedit?.segments.count ?? 0) >= 2 }
+            // The converted preedit's row, drawn: the selected segment highlighted, the
+            // others underlined, and the cursor mark.
+            try await GtkFixture.wait("the styled segments on screen") {
+                composer.inspectorVisibleSummaries.contains { $0.attributes.contains("background") && $0.attributes.contains("underline") }
+            }
+            let drawn = try #require(composer.inspectorVisibleSummaries.last { $0.attributes.contains("background") })
+            #expect(drawn.text.contains(PreeditDrawing.cursorMark), "\(drawn)")
+            // A row per event: every event of the trace, in order (IBus batches fast keys, so
+            // there are fewer preedits than keys; each one that came is a row).
+            let rowEvents = composer.inspectorLogRows.map(\.event).filter { $0.name != "start" }
+            #expect(rowEvents == composer.trace.emitted, "the rows are the trace")
+            #expect(composer.inspectorLogRows.filter { $0.kind == .key }.count >= 18, "one row per key")
+            #expect(composer.inspectorLogRows.filter { if case .preedit = $0.event { true } else { false } }.count >= 2)
+
+            composer.inspectorShowKind(.key, false)
+            composer.inspectorShowKind(.window, false)
+            composer.inspectorShowKind(.decision, false)
+            try await GtkFixture.wait("keys, window and decisions hidden") {
+                let shown = composer.inspectorShownRows
+                return !shown.isEmpty && shown.allSatisfy { [.preedit, .commit, .edit, .surrounding].contains($0.kind) }
+            }
+            try await GtkFixture.xdotool(["key", "Return"])
+            try await GtkFixture.settled(composer, "committed") { !composer.model.isComposing && !composer.model.text.isEmpty }
+            try await GtkFixture.wait("the commit row") { composer.inspectorShownRows.contains { $0.kind == .commit } }
+            #expect(composer.inspectorLogRows.allSatisfy { $0.anomalies.isEmpty }, "ibus-anthy does nothing wrong here")
+        }
+
+        @Test func aScriptedEnginesMisdeedsAreFlaggedRows() async throws {
+            let ibus = try Self.daemon()
+            let session = try #require(GtkFixture.testSession)
+            let engine = try session.launch("scripted-engine", executable: "/usr/bin/python3", arguments: [Self.engineScript],
+                                            environment: ["IBUS_ADDRESS": String(cString: getenv("IBUS_ADDRESS"))])
+            defer {
+                // Reaped here: a zombie child of the test process keeps Swift Testing's
+                // child-process monitor thread spinning.
+                engine.terminate(signal: SIGTERM)
+                _ = try? engine.waitForExit(timeout: .seconds(5))
+            }
+            _ = try Wait.until("the scripted engine to register", timeout: .seconds(20),
+                               diagnostics: { engine.diagnostics() }) { engine.stdout.contains("registered") ? true : nil }
+            _ = ibus
+            let composer = try await Self.composer(engine: "ime-composer-scripted", probe: "F6", preedit: "probe", cancel: "Escape")
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.xdotool(["key", "F12"])
+            try await GtkFixture.wait("the inspector") { composer.inspectorShown }
+
+            try await GtkFixture.xdotool(["key", "F8"])
+            try await GtkFixture.settled(composer, "xx") { composer.model.text == "xx" }
+            try await GtkFixture.wait("the duplicated commit flagged") {
+                composer.inspectorLogRows.contains { $0.anomalies.contains { $0.id == "duplicated-commit" } }
+            }
+            try await GtkFixture.xdotool(["key", "F7"])
+            try await GtkFixture.wait("the delete after the commit flagged") {
+                composer.inspectorLogRows.contains { $0.anomalies.contains { $0.id == "delete-surrounding-after-commit" } }
+            }
+            try await GtkFixture.settled(composer, "猫 committed and deleted again") { composer.model.text == "xx" }
+            let flagged = composer.inspectorShownRows.filter { !$0.anomalies.isEmpty }
+            #expect(flagged.map(\.event) == [.commit("x"), .surroundingDelete(offset: -1, count: 1)], "\(flagged.map(\.summary))")
+            let report = try #require(composer.inspectorCopyBugReport())
+            #expect(report.contains("ibus/ibus#2570"), "the last composition's anomaly is in the report: \(report)")
+        }
+    }
+}
