@@ -30,6 +30,7 @@ extension GtkWindowSuites {
                 let printed = try session.run("ibus", ["address"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 return printed.hasPrefix("unix:") ? printed : nil
             }
+            // In this process only (the harness drops it from every session it starts).
             setenv("IBUS_ADDRESS", address, 1)
             ibus = started
             return started

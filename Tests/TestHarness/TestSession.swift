@@ -146,7 +146,7 @@ public final class TestSession: @unchecked Sendable {
     public var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment
         for key in ["DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XAUTHORITY",
-                    "GTK_IM_MODULE", "QT_IM_MODULE", "XMODIFIERS", "SDL_IM_MODULE",
+                    "GTK_IM_MODULE", "QT_IM_MODULE", "XMODIFIERS", "SDL_IM_MODULE", "IBUS_ADDRESS",
                     "GDK_BACKEND", "LC_ALL", "LANGUAGE", "XDG_SESSION_TYPE",
                     "GTK_MODULES", "DESKTOP_SESSION", "XDG_CURRENT_DESKTOP"] {
             env.removeValue(forKey: key)
