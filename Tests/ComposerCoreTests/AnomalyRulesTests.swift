@@ -40,6 +40,8 @@ struct AnomalyRulesTests {
     @Test func aPreeditThatVanishesWhenTheFocusLeavesIsFlagged() {
         let vanished: [TraceEvent] = [.preeditStart, Self.preedit("か"), .focus(in: false), Self.preedit(""), .preeditEnd]
         #expect(Self.flags(vanished)[3] == ["preedit-vanished"])
+        let reset: [TraceEvent] = [Self.text("ab"), .preeditStart, Self.preedit("か"), .selection(anchor: 0, caret: 0), .preeditEnd]
+        #expect(Self.flags(reset).last == ["preedit-vanished"], "a click moved the caret: GTK resets the input method")
         let cancelled: [TraceEvent] = [.preeditStart, Self.preedit("か"), .key(keyval: "Escape", consumed: nil), Self.preedit(""), .preeditEnd]
         #expect(Self.flagged(cancelled) == [], "Escape cancels on purpose")
         let committed: [TraceEvent] = [.preeditStart, Self.preedit("か"), .focus(in: false), .commit("か"),

@@ -32,8 +32,9 @@ public struct AnomalyContext: Sendable {
     public var preeditChangedSinceCommit = false
     /// A commit was applied since the last key press: the range it inserted.
     public var lastCommitRange: Range<Int>?
-    /// The keyboard focus left while a preedit was shown, and no key came since.
-    public var focusLeftWhileComposing = false
+    /// What interrupted the composition shown (the focus left, or the caret moved: GTK
+    /// resets the input method then), with no key since; nil when nothing did.
+    public var compositionInterrupted: String?
     /// A composition was active when the last key arrived.
     public var composingAtLastKey = false
     /// An edit from a key the text view handled (a forwarded key) while composing, not yet

@@ -18,7 +18,7 @@ public struct AnomalyDetector: Sendable {
         case .key:
             context.commitSinceKey = nil
             context.lastCommitRange = nil
-            context.focusLeftWhileComposing = false
+            context.compositionInterrupted = nil
             context.composingAtLastKey = context.composing
         case .preeditStart:
             context.composing = true
@@ -32,7 +32,7 @@ public struct AnomalyDetector: Sendable {
             context.preedit = ""
             context.previousPreedit = nil
             context.preeditChangedSinceCommit = true
-            context.focusLeftWhileComposing = false
+            context.compositionInterrupted = nil
         case .commit(let text):
             context.commitSinceKey = text
             context.preeditChangedSinceCommit = false
@@ -48,11 +48,12 @@ public struct AnomalyDetector: Sendable {
             }
         case let .selection(_, caret):
             context.caret = min(caret, context.text.count)
+            if !context.preedit.isEmpty { context.compositionInterrupted = "the caret moved (the input method is reset)" }
         case .text(let snapshot):
             context.text = Array(snapshot.text.unicodeScalars)
             context.caret = snapshot.caret
         case .focus(let isIn):
-            if !isIn, !context.preedit.isEmpty { context.focusLeftWhileComposing = true }
+            if !isIn, !context.preedit.isEmpty { context.compositionInterrupted = "the focus left" }
         default:
             break
         }

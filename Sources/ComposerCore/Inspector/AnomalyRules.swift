@@ -20,10 +20,10 @@ public enum AnomalyRules {
                        explanation: "\"\(committed)\" was committed but its preedit is still shown: no preedit-end or preedit change followed the commit")
     }
 
-    /// The composition ends without a commit right after the focus left: what the user was
-    /// composing is gone.
+    /// The composition ends without a commit right after the focus left or a reset (the
+    /// caret moved): what the user was composing is gone.
     public static let preeditVanished: Rule = { context, event in
-        guard context.focusLeftWhileComposing, !context.preedit.isEmpty, context.commitSinceKey == nil else { return nil }
+        guard let cause = context.compositionInterrupted, !context.preedit.isEmpty, context.commitSinceKey == nil else { return nil }
         let ends: Bool
         switch event {
         case .preeditEnd: ends = true
@@ -32,7 +32,7 @@ public enum AnomalyRules {
         }
         guard ends else { return nil }
         return Anomaly(id: "preedit-vanished",
-                       explanation: "the preedit \"\(context.preedit)\" vanished without a commit when the focus left",
+                       explanation: "the preedit \"\(context.preedit)\" vanished without a commit when \(cause)",
                        reference: "fcitx/fcitx5#687")
     }
 
