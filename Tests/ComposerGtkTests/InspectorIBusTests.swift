@@ -14,8 +14,6 @@ extension GtkWindowSuites {
     @MainActor
     @Suite(.serialized)
     struct InspectorIBusTests {
-        static let engineScript = ComposerBinary.packageRoot
-            .appendingPathComponent("Tests/EndToEndTests/Engines/scripted_engine.py").path
 
         /// ibus-daemon in the fixture's session, once for the suite.
         static var ibus: IBus?
@@ -103,7 +101,7 @@ extension GtkWindowSuites {
         @Test func aScriptedEnginesMisdeedsAreFlaggedRows() async throws {
             let ibus = try Self.daemon()
             let session = try #require(GtkFixture.testSession)
-            let engine = try session.launch("scripted-engine", executable: "/usr/bin/python3", arguments: [Self.engineScript],
+            let engine = try session.launch("scripted-engine", executable: "/usr/bin/python3", arguments: [ScriptedEngineSession.engines.appendingPathComponent("scripted_engine.py").path],
                                             environment: ["IBUS_ADDRESS": String(cString: getenv("IBUS_ADDRESS"))])
             defer {
                 // Reaped here: a zombie child of the test process keeps Swift Testing's

@@ -51,70 +51,29 @@ struct InspectorAnomalyEndToEndTests {
 
     @Test(.timeLimit(.minutes(2)))
     func aScriptedEnginesMisdeedsAreFlaggedInTheBugReport() throws {
-        try Prerequisites.require(Prerequisites.x11 + Prerequisites.ibus)
-        let session = try TestSession(name: "e2e-inspector-anomalies")
-        defer { session.stop() }
-        do {
-            _ = try Xvfb.start(in: session)
-            _ = try DBusSession.start(in: session)
-            let ibus = try IBus.start(in: session)
-            let address = try Wait.until("ibus-daemon to publish its address", timeout: .seconds(20)) { () -> String? in
-                let printed = try session.run("ibus", ["address"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                return printed.hasPrefix("unix:") ? printed : nil
-            }
-            let engine = try session.launch("scripted-engine", executable: "/usr/bin/python3",
-                                            arguments: [Self.engines.appendingPathComponent("scripted_engine.py").path],
-                                            environment: ["IBUS_ADDRESS": address])
-            _ = try Wait.until("the scripted engine to register", timeout: .seconds(20), diagnostics: { engine.diagnostics() }) {
-                engine.stdout.contains("registered") ? true : nil
-            }
-            try ibus.setEngine("ime-composer-scripted")
-            let traceURL = session.directory.appendingPathComponent("trace.jsonl")
-            let app = try session.launch("ime-composer", executable: try ComposerBinary.path,
-                                         arguments: ["--trace", traceURL.path, "--profile", session.dataHome.path],
-                                         environment: ["GTK_IM_MODULE": "ibus", "GDK_BACKEND": "x11"]
-                                            .merging(ComposerSession.fatalGLibProblems) { _, fatal in fatal })
-            let trace = TraceLog(url: traceURL, watching: app)
-            let xdotool = XDoTool(session: session)
-            try xdotool.focus(try xdotool.waitForWindow(pid: app.pid, name: "IME Composer", process: app))
-            try trace.waitFor(event: "ready")
-            var answered = false
-            for _ in 0..<8 where !answered {
-                let from = trace.entries.count
-                try xdotool.key(["F6"])
-                answered = (try? trace.waitFor("the probe preedit", timeout: .milliseconds(1500), from: from) {
-                    $0["ev"]?.stringValue == "preedit" && $0["text"]?.stringValue == "probe"
-                }) != nil
-            }
-            #expect(answered, "the scripted engine never answered")
-            let cancel = trace.entries.count
-            try xdotool.key(["Escape"])
-            try trace.waitFor("the probe preedit to end", from: cancel) { $0["ev"]?.stringValue == "preedit-end" }
-
-            try xdotool.key(["F12"])
-            let duplicated = trace.entries.count
-            try xdotool.key(["F8"])
-            try trace.waitFor("xx", from: duplicated) { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "xx" }
-            let deleting = trace.entries.count
-            try xdotool.key(["F7"])
-            try trace.waitFor("猫 deleted after its commit", from: deleting) {
-                $0["ev"]?.stringValue == "edit" && $0["origin"]?.stringValue == "delete-surrounding" && $0["removed"]?.stringValue == "猫"
-            }
-            try xdotool.key(["ctrl+shift+c"])
-            let report = try Wait.until("the bug report on the clipboard", timeout: .seconds(20)) { () -> String? in
-                let read = try session.run("/usr/bin/python3", [Self.engines.appendingPathComponent("read_clipboard.py").path])
-                return read.succeeded && read.stdout.hasPrefix("## Input method session") ? read.stdout : nil
-            }
-            #expect(report.contains("google/mozc#930"), "the duplicated commit is flagged: \(report)")
-            #expect(report.contains("ibus/ibus#2570"), "the delete after its commit is flagged: \(report)")
-            #expect(report.contains("IBus engine: ime-composer-scripted") || report.contains("IM module: ibus"), "\(report)")
-            app.terminate(signal: SIGTERM)
-            #expect(try app.waitForExit(timeout: .seconds(10)) == 0)
-            try Transcripts.replayAndKeep(traceURL, as: "ibus-scripted-misdeeds", in: session)
-        } catch {
-            session.markFailed()
-            throw error
+        let scripted = try ScriptedEngineSession(name: "e2e-inspector-anomalies")
+        defer { scripted.stop() }
+        let (trace, xdotool) = (scripted.trace, scripted.xdotool)
+        try xdotool.key(["F12"])
+        let duplicated = trace.entries.count
+        try xdotool.key(["F8"])
+        try trace.waitFor("xx", from: duplicated) { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "xx" }
+        let deleting = trace.entries.count
+        try xdotool.key(["F7"])
+        try trace.waitFor("猫 deleted after its commit", from: deleting) {
+            $0["ev"]?.stringValue == "edit" && $0["origin"]?.stringValue == "delete-surrounding" && $0["removed"]?.stringValue == "猫"
         }
+        try xdotool.key(["ctrl+shift+c"])
+        let report = try Wait.until("the bug report on the clipboard", timeout: .seconds(20)) { () -> String? in
+            let read = try scripted.session.run("/usr/bin/python3", [Self.engines.appendingPathComponent("read_clipboard.py").path])
+            return read.succeeded && read.stdout.hasPrefix("## Input method session") ? read.stdout : nil
+        }
+        #expect(report.contains("google/mozc#930"), "the duplicated commit is flagged: \(report)")
+        #expect(report.contains("ibus/ibus#2570"), "the delete after its commit is flagged: \(report)")
+        #expect(report.contains("IBus engine: ime-composer-scripted") || report.contains("IM module: ibus"), "\(report)")
+        scripted.app.terminate(signal: SIGTERM)
+        #expect(try scripted.app.waitForExit(timeout: .seconds(10)) == 0)
+        try Transcripts.replayAndKeep(scripted.traceURL, as: "ibus-scripted-misdeeds", in: scripted.session)
     }
 }
 
