@@ -20,6 +20,9 @@ public enum ComposerApplication {
             FileHandle.standardError.write(Data("ime-composer: \(error)\n".utf8))
             return 1
         }
+        // A trace reader that goes away (`--trace - | head -1`) must not kill the app: the
+        // write fails with EPIPE instead and the trace stops (TraceWriter).
+        signal(SIGPIPE, SIG_IGN)
         watchGLibProblems()
         MainLoop.drainDispatchMainQueue()
         let app = gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE)!

@@ -84,4 +84,54 @@ struct TraceWriterTests {
         #expect(emitted.first == .send("5"))
         #expect(emitted.last == .send(String(TraceWriter.historyCapacity + 4)))
     }
+
+    // MARK: Privacy and a reader that goes away (issue #15)
+
+    private func mode(of path: String) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    }
+
+    @Test func theTraceIsItsOwnersOnlyNewOrTruncated() throws {
+        let fresh = temporaryPath(), existing = temporaryPath()
+        defer { for path in [fresh, existing] { try? FileManager.default.removeItem(atPath: path) } }
+        _ = try TraceWriter(path: fresh)
+        #expect(try mode(of: fresh) == 0o600, "a keystroke log")
+        _ = FileManager.default.createFile(atPath: existing, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644])
+        _ = try TraceWriter(path: existing)
+        #expect(try mode(of: existing) == 0o600, "an older, wider file is made private when truncated")
+    }
+
+    @Test func aSymbolicLinkIsNeverFollowed() throws {
+        let target = temporaryPath(), link = temporaryPath()
+        defer { for path in [target, link] { try? FileManager.default.removeItem(atPath: path) } }
+        _ = FileManager.default.createFile(atPath: target, contents: Data("someone else's".utf8))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        #expect {
+            _ = try TraceWriter(path: link)
+        } throws: { error in
+            (error as? TraceWriterError)?.description.contains("symbolic link") == true
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "someone else's", "the link's target is untouched")
+    }
+
+    /// The reader of a pipe goes away: writing stops with a reason, nothing crashes, later
+    /// events are dropped quietly (the app ignores SIGPIPE; so does this test process).
+    @Test func aReaderThatGoesAwayStopsTheTraceAndNothingElse() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let fifo = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        let writer = try TraceWriter(path: fifo)
+        writer.emit(.ready)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let read = Foundation.read(reader, &buffer, buffer.count)
+        #expect(String(decoding: buffer.prefix(max(0, read)), as: UTF8.self).hasPrefix(#"{"ev":"ready""#))
+        close(reader)
+        writer.emit(.commit("lost"))
+        #expect(writer.failure == "its reader went away")
+        writer.emit(.commit("also lost"))
+        #expect(writer.emitted.last == .commit("also lost"), "in-process history goes on")
+    }
 }

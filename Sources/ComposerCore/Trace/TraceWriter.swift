@@ -17,7 +17,7 @@ public final class TraceWriter {
     /// How many recent events are kept in memory for in-process tests.
     public static let historyCapacity = 10_000
 
-    private let fileDescriptor: Int32?
+    private var fileDescriptor: Int32?
     private let ownsFileDescriptor: Bool
     private let startInstant = ContinuousClock.now
     private var history = BoundedHistory<TraceEvent>(capacity: TraceWriter.historyCapacity)
@@ -26,25 +26,36 @@ public final class TraceWriter {
     private let keepsHistory: Bool
 
     /// Whether anything is written (false for `disabled()`).
-    public var isEnabled: Bool { fileDescriptor != nil }
+    public private(set) var isEnabled: Bool
 
-    /// Opens `path` for writing (created or truncated); "-" means standard output.
+    /// Why writing stopped (the reader of `--trace -` went away, the disk is full), if it did.
+    public private(set) var failure: String?
+
+    /// Opens `path` for writing (created or truncated, readable by its owner only: a trace
+    /// is a keystroke log); "-" means standard output. A symbolic link is refused: another
+    /// user's link must not redirect what is typed into a file of their choosing.
     public init(path: String, keepsHistory: Bool = true) throws {
+        isEnabled = true
         self.keepsHistory = keepsHistory
         if path == "-" {
             fileDescriptor = STDOUT_FILENO
             ownsFileDescriptor = false
             return
         }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
-            throw TraceWriterError(path: path, reason: String(cString: strerror(errno)))
+            let reason = errno == ELOOP ? "it is a symbolic link, which a trace never follows" : String(cString: strerror(errno))
+            throw TraceWriterError(path: path, reason: reason)
         }
+        // An existing file keeps its mode through O_TRUNC: make it private too.
+        var status = stat()
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { fchmod(descriptor, 0o600) }
         fileDescriptor = descriptor
         ownsFileDescriptor = true
     }
 
     private init(disabled: Void) {
+        isEnabled = false
         keepsHistory = true
         fileDescriptor = nil
         ownsFileDescriptor = false
@@ -81,12 +92,21 @@ public final class TraceWriter {
         if keepsHistory { history.append(event) }
         guard let fileDescriptor else { return }
         let line = event.json(t: elapsedMilliseconds).serialized() + "\n"
-        Self.writeAll(Array(line.utf8), to: fileDescriptor)
+        if let error = Self.writeAll(Array(line.utf8), to: fileDescriptor) { stopWriting(error) }
     }
 
-    /// Writes every byte, retrying short writes and EINTR. Other errors drop the
-    /// rest of the line: the composer must keep working when its trace cannot.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    /// The trace cannot be written any more: say so once on stderr and go on without it (the
+    /// composer must keep working when its trace cannot; the app ignores SIGPIPE for this).
+    private func stopWriting(_ error: Int32) {
+        if ownsFileDescriptor, let fileDescriptor { close(fileDescriptor) }
+        fileDescriptor = nil
+        let reason = error == EPIPE ? "its reader went away" : String(cString: strerror(error))
+        failure = reason
+        FileHandle.standardError.write(Data("ime-composer: the trace stopped: \(reason); composing goes on\n".utf8))
+    }
+
+    /// Writes every byte, retrying short writes and EINTR; returns the errno that stopped it.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -96,9 +116,10 @@ public final class TraceWriter {
                 } else if written < 0, errno == EINTR {
                     continue
                 } else {
-                    return
+                    return written < 0 ? errno : EIO
                 }
             }
+            return nil
         }
     }
 }
