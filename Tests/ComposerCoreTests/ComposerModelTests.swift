@@ -85,6 +85,23 @@ struct ComposerModelTests {
         #expect(model.isComposing)
     }
 
+    /// GtkIMMulticontext switching modules mid-composition: preedit-changed("") and no
+    /// preedit-end. The composition is over; one that goes on starts again with its text.
+    @Test func anEmptiedPreeditEndsTheCompositionWithoutAPreeditEnd() {
+        let model = ComposerModel(text: "ab")
+        model.preeditStarted()
+        model.preeditChanged(Preedit(text: "か", cursor: 1, segments: []))
+        model.preeditChanged(.empty)
+        #expect(model.preedit == nil && !model.isComposing)
+        model.preeditEnded()
+        #expect(model.preedit == nil, "a late preedit-end changes nothing")
+        model.preeditStarted()
+        model.preeditChanged(.empty)
+        #expect(model.preedit != nil, "started but not shown yet: still starting")
+        model.preeditChanged(Preedit(text: "ㄱ", cursor: 1, segments: []))
+        #expect(model.isComposing)
+    }
+
     @Test func settleMarksRecordWhetherAPreeditWasActive() {
         let model = ComposerModel()
         model.markSettle()

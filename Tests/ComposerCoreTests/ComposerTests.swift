@@ -214,6 +214,21 @@ struct ComposerTests {
         #expect(ignored.contains(.trace(.command(.completionMove(by: 1)))), "the command is recorded for replay all the same")
     }
 
+    /// An IM module switch mid-composition (preedit-changed "" and no preedit-end): the hard
+    /// limit, Send and completion work again at once, not after the next composition.
+    @Test func aModuleSwitchMidCompositionLeavesNoNeverEndingComposition() {
+        let window = Window("", limit: LengthLimit(limit: 2, mode: .hard))
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "かな", cursor: 2, segments: [])))
+        window.commit("かなた")
+        let emptied = window.send(.preeditChanged(.empty))
+        #expect(emptied.contains { if case .controls(_, _, canMoveCaret: true, _) = $0 { true } else { false } },
+                "the commands that wait for a composition to end can run again")
+        window.send(.settle)
+        #expect(window.text == "かな", "the hard limit cut the commit once nothing composes")
+        #expect(window.bufferText == "かな")
+    }
+
     @Test func focusLeavingSettlesAndExitHappensOnce() {
         let window = Window("x")
         let left = window.send(.focusChanged(focused: false))

@@ -160,8 +160,11 @@ public final class Composer {
             showControls()
             effects.append(.requestSettle)
         case .preeditChanged(let preedit):
+            let wasComposing = model.preedit != nil
             model.preeditChanged(preedit)
             trace(.preedit(preedit))
+            // An emptied preedit can end the composition without a preedit-end.
+            if wasComposing, model.preedit == nil { showControls() }
             effects.append(.requestSettle)
         case .preeditEnded:
             model.preeditEnded()

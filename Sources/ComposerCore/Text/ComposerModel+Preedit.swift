@@ -9,8 +9,17 @@ extension ComposerModel {
     /// `preedit-changed`. Some input methods skip `preedit-start`, so non-empty
     /// text starts a preedit implicitly; an empty change outside a preedit (sent
     /// by some input methods after `preedit-end`) is ignored.
+    ///
+    /// A preedit emptied after it showed text ends the composition here: GtkIMMulticontext
+    /// switching modules mid-composition emits an empty preedit-changed and never a
+    /// preedit-end, and a composition kept open would stop the limit, completion and the
+    /// edit log's trimming for good. Nothing is lost: an input method that goes on
+    /// composing shows text again, which starts a preedit implicitly.
     public func preeditChanged(_ newPreedit: Preedit) {
-        if preedit == nil, newPreedit.text.isEmpty { return }
+        if newPreedit.text.isEmpty {
+            if let preedit, !preedit.text.isEmpty { self.preedit = nil }
+            return
+        }
         preedit = newPreedit
     }
 
