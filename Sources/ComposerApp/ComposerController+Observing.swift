@@ -69,6 +69,20 @@ extension ComposerController {
         }
     }
 
+    /// An input method daemon that dies mid-composition leaves its GTK module showing the
+    /// preedit forever (no preedit-end; seen with ibus-daemon and fcitx5 killed): its name
+    /// leaving the session bus is the sign. Watched without D-Bus activation; only a name
+    /// that had an owner and lost it counts.
+    func watchInputMethodDaemons() {
+        inputMethodDaemons = ["org.freedesktop.IBus", "org.fcitx.Fcitx5"].map { name in
+            var owned = false
+            return BusNameWatch(name: name) { [weak self] nowOwned in
+                defer { owned = nowOwned }
+                if owned, !nowOwned { self?.forward(.inputMethodLost(name: name)) }
+            }
+        }
+    }
+
     func forwardSelection() {
         let selection = ui.buffer.selection
         forward(.selectionChanged(anchor: selection.anchor, caret: selection.caret))

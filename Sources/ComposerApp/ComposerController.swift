@@ -40,6 +40,8 @@ public final class ComposerController {
     var inspectorLog: InspectorLog?
     var inspectorPane: InspectorPane?
     var inspectorEnvironment: InspectorEnvironment?
+    /// ibus-daemon's and fcitx5's names on the session bus, watched (`watchInputMethodDaemons`).
+    var inputMethodDaemons: [BusNameWatch] = []
     /// Whether the emoji index was asked for (it is built on first use).
     private var emojiIndexRequested = false
     /// The edit log's sequence when the input's growth was last measured.
@@ -87,6 +89,7 @@ public final class ComposerController {
 
         observeBuffer()
         observeInputMethod()
+        watchInputMethodDaemons()
         routeKeys()
         observeWindow()
         actions = ComposerActions(window: ui.window, sendButton: ui.sendButton, trimButton: ui.trimButton,
@@ -273,5 +276,6 @@ public final class ComposerController {
         sources.cancelAll()
         peerDriver = nil
         inputMethod = nil
+        inputMethodDaemons = []
     }
 }

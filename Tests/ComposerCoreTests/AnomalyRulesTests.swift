@@ -129,6 +129,11 @@ struct AnomalyRulesTests {
         #expect(try ids("ibus-anthy-koneko-send") == [])
         #expect(try ids("ibus-hangul-enter-while-composing") == ["enter-passed-on-while-composing"])
         #expect(try ids("ibus-scripted-misdeeds") == ["duplicated-commit", "delete-surrounding-after-commit"])
+        // IBus's GTK module ended the composition itself when the daemon died (preedit "",
+        // preedit-end) before the name left the bus: nothing was lost unannounced.
+        #expect(try ids("ibus-daemon-killed-mid-composition") == [])
+        // fcitx5's module keeps its preedit when fcitx5 dies: flagged (once: it owned two names).
+        #expect(try ids("fcitx5-killed-mid-composition").filter { $0 != "preedit-cursor-stuck" } == ["input-method-lost-while-composing"])
         // fcitx5-anthy (5.0.21) keeps its preedit cursor at 0 while the kana grow.
         #expect(try Set(ids("fcitx5-anthy-stuck-cursor")) == ["preedit-cursor-stuck"])
         #expect(try ids("fcitx5-anthy-koneko-send").contains("preedit-cursor-stuck"))

@@ -229,6 +229,20 @@ struct ComposerTests {
         #expect(window.bufferText == "かな")
     }
 
+    /// The input method's daemon dies mid-composition (its GTK module never ends it): the
+    /// composition is over, the context reset, the commands that waited can run.
+    @Test func aLostInputMethodEndsItsComposition() {
+        let window = Window("子猫")
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "いぬ", cursor: 2, segments: [])))
+        let lost = window.send(.inputMethodLost(name: "org.freedesktop.IBus"))
+        #expect(lost.first == .trace(.inputMethodLost(name: "org.freedesktop.IBus")))
+        #expect(lost.contains(.resetInputMethod))
+        #expect(!window.composer.model.isComposing && window.text == "子猫", "the committed text stays, いぬ is gone")
+        #expect(window.send(.inputMethodLost(name: "org.fcitx.Fcitx5")) == [.trace(.inputMethodLost(name: "org.fcitx.Fcitx5"))],
+                "nothing composing: only the trace line")
+    }
+
     @Test func focusLeavingSettlesAndExitHappensOnce() {
         let window = Window("x")
         let left = window.send(.focusChanged(focused: false))

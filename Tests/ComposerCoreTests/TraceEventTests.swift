@@ -57,6 +57,7 @@ struct TraceEventTests {
         (.data(TracedData(sources: [("people", 14), ("channels", 6)], recents: ["people": ["u0002", "u0001"]])),
          #"{"ev":"data","t":42,"sources":{"people":14,"channels":6},"recents":{"people":["u0002","u0001"]}}"#),
         (.diverged(text: "abc"), #"{"ev":"diverged","t":42,"text":"abc"}"#),
+        (.inputMethodLost(name: "org.fcitx.Fcitx5"), #"{"ev":"input-method-lost","t":42,"name":"org.fcitx.Fcitx5"}"#),
     ]
 
     /// A trace line read back is the event that wrote it (what replay relies on).

@@ -217,6 +217,15 @@ public final class Composer {
             model.applyDelete(range: 0..<model.document.scalarCount, origin: .program)
             model.applyInsert(at: 0, text: text, origin: .program)
             effects.append(.requestSettle)
+        case .inputMethodLost(let name):
+            trace(.inputMethodLost(name: name))
+            guard model.preedit != nil else { return }
+            // What it showed was never committed: gone with it, as on a cancel. The window
+            // resets the context so the text view stops drawing it.
+            model.preeditEnded()
+            showControls()
+            effects.append(.resetInputMethod)
+            effects.append(.requestSettle)
         case .focusChanged(let focused):
             trace(.focus(in: focused))
             if !focused { settle() }

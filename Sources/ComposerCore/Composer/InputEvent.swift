@@ -52,6 +52,9 @@ public enum InputEvent: Equatable, Sendable {
     // MARK: The window
 
     case focusChanged(focused: Bool)
+    /// The input method's daemon (`name`: its D-Bus name) left the session bus while the app
+    /// ran: it died. Its GTK module never ends the composition it was showing.
+    case inputMethodLost(name: String)
     /// What the window learned about the on-screen keyboard (squeekboard, its own height,
     /// the simulated keyboard).
     case keyboardObserved(KeyboardObservation)

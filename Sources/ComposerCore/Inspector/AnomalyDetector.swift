@@ -52,6 +52,10 @@ public struct AnomalyDetector: Sendable {
         case .text(let snapshot):
             context.text = Array(snapshot.text.unicodeScalars)
             context.caret = snapshot.caret
+        case .inputMethodLost:
+            context.composing = false
+            context.preedit = ""
+            context.previousPreedit = nil
         case .focus(let isIn):
             if !isIn, !context.preedit.isEmpty { context.compositionInterrupted = "the focus left" }
         default:

@@ -8,8 +8,16 @@ public enum AnomalyRules {
     public static let all: [Rule] = [
         commitWithoutPreeditEnd, preeditVanished, deleteSurroundingOutOfRange, deleteSurroundingSplitsGrapheme,
         deleteSurroundingAfterCommit, forwardedKeyBeforeCommit, preeditCursorOutside, preeditCursorStuckAtStart,
-        hangulResetAfterCommit, duplicatedCommit, enterWhileComposing,
+        hangulResetAfterCommit, duplicatedCommit, enterWhileComposing, inputMethodLostWhileComposing,
     ]
+
+    /// The input method's daemon died while it showed a composition: what it showed was
+    /// never committed (its GTK module never says so; the composer ends it).
+    public static let inputMethodLostWhileComposing: Rule = { context, event in
+        guard case .inputMethodLost(let name) = event, !context.preedit.isEmpty else { return nil }
+        return Anomaly(id: "input-method-lost-while-composing",
+                       explanation: "the input method (\(name)) left the session bus while composing \"\(context.preedit)\": it was never committed")
+    }
 
     /// A key arrives while the preedit still shows what was committed before it: nothing
     /// ended or replaced the composition after the commit, so the user sees the text twice.

@@ -43,6 +43,7 @@ enum InspectorSummary {
         case .command(let command): return "command \(command.name)"
         case .data(let data): return "data: " + data.sources.map { "\($0.count) \($0.name)" }.joined(separator: ", ")
         case .diverged(let text): return "the buffer diverged: “\(text)”"
+        case .inputMethodLost(let name): return "the input method left the bus (\(name))"
         }
     }
 }

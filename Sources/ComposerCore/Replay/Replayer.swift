@@ -123,6 +123,7 @@ public final class Replayer {
             feed(.selectionChanged(anchor: placement.place(anchor), caret: placement.place(caret)))
         case .command(let command): feed(command.inputEvent)
         case .data(let arrived): installData(arrived)
+        case .inputMethodLost(let name): feed(.inputMethodLost(name: name))
         case .diverged(let text):
             recorded.applyDelete(range: 0..<recorded.document.scalarCount, origin: .program)
             recorded.applyInsert(at: 0, text: text, origin: .program)

@@ -64,6 +64,7 @@ extension TraceEvent {
         case "command": return .command(try decodeCommand(line))
         case "data": return .data(try decodeData(line))
         case "diverged": return .diverged(text: try line.string("text"))
+        case "input-method-lost": return .inputMethodLost(name: try line.string("name"))
         default: throw TranscriptProblem("unknown event \"\(name)\"")
         }
     }

@@ -49,6 +49,9 @@ public enum TraceEvent: Equatable, Sendable {
     case data(TracedData)
     /// The buffer held other text than the composer knew: the buffer won.
     case diverged(text: String)
+    /// The input method's daemon left the session bus (`name`: its D-Bus name); a composition
+    /// it was showing is over.
+    case inputMethodLost(name: String)
 
     /// The trace version written in `start`'s "v" field.
     public static let traceVersion = 1
@@ -80,6 +83,7 @@ public enum TraceEvent: Equatable, Sendable {
         case .command: return "command"
         case .data: return "data"
         case .diverged: return "diverged"
+        case .inputMethodLost: return "input-method-lost"
         }
     }
 
@@ -173,6 +177,8 @@ public enum TraceEvent: Equatable, Sendable {
             ]
         case let .diverged(text):
             return [("text", .string(text))]
+        case let .inputMethodLost(name):
+            return [("name", .string(name))]
         }
     }
 
