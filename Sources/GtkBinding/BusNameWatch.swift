@@ -3,6 +3,7 @@ import CGtk
 /// Watches a well-known name on the session bus without starting its service (no D-Bus
 /// activation): `onChange(true)` when it has an owner, `onChange(false)` when it has none —
 /// once at the start, then on every change. Unwatched when released.
+@MainActor
 public final class BusNameWatch {
     private var id: guint = 0
 

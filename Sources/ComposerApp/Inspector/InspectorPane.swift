@@ -9,6 +9,7 @@ import GtkBinding
 ///
 /// A GtkListView over a GtkStringList of row numbers (the rows themselves stay in the
 /// `InspectorLog`), filtered by a GtkCustomFilter: a session of 10,000 rows stays fluid.
+@MainActor
 final class InspectorPane {
     let container: UnsafeMutablePointer<GtkWidget>
     private let log: InspectorLog
