@@ -13,27 +13,9 @@ struct InputMethodFaultEndToEndTests {
         let cs = try ComposerSession(.ibusAnthy, name: "e2e-ibus-killed")
         defer { cs.stop() }
         let trace = cs.trace
-        // Committed text first, then a composition that is showing when the daemon dies.
-        try cs.xdotool.key(["k", "o", "n", "e", "k", "o", "space", "Return"])
-        let committed = try trace.waitFor("the commit", from: cs.probeEndIndex) { $0["ev"]?.stringValue == "commit" }
-        let text = try #require(committed["text"]?.stringValue)
-        try cs.xdotool.key(["i", "n", "u"])
-        try trace.waitFor("the next composition", from: trace.lastMatchIndex + 1) {
-            $0["ev"]?.stringValue == "preedit" && $0["text"]?.stringValue == "いぬ"
-        }
-        let ibus = try #require(cs.ibus)
-        ibus.process.terminate(signal: SIGKILL)
-        _ = try ibus.process.waitForExit(timeout: .seconds(10))
-        // IBus's GTK module never ends the composition itself: the composer sees the daemon's
-        // name leave the session bus and ends it (the uncommitted いぬ is gone, as on a cancel).
-        try trace.waitFor("the input method's loss", timeout: .seconds(20)) {
-            $0["ev"]?.stringValue == "input-method-lost" && $0["name"]?.stringValue == "org.freedesktop.IBus"
-        }
-        #expect(cs.app.isRunning, "the app survives its input method")
-        try cs.xdotool.key(["Return"])
-        try trace.waitFor("Return sends the committed text", timeout: .seconds(20)) {
-            $0["ev"]?.stringValue == "send" && $0["text"]?.stringValue?.hasPrefix(text) == true
-        }
+        // IBus's GTK module ends its preedit itself when the daemon dies; the name leaving the
+        // bus comes after.
+        try Self.killDuringAComposition(cs, daemon: try #require(cs.ibus).process, busName: "org.freedesktop.IBus")
         // The daemon comes back: the module reconnects and composing works again, no focus change.
         _ = try IBus.startAnthy(cs.session, selectEngine: true)
         var composing = false
@@ -56,6 +38,14 @@ struct InputMethodFaultEndToEndTests {
     func fcitx5KilledDuringACompositionIsNoticedWithoutAFocusChange() throws {
         let cs = try ComposerSession(.fcitxAnthy, name: "e2e-fcitx-killed")
         defer { cs.stop() }
+        try Self.killDuringAComposition(cs, daemon: try #require(cs.fcitx).process, busName: "org.fcitx.Fcitx5")
+        #expect(try cs.terminateApp() == 0)
+        try Transcripts.replayAndKeep(cs.traceURL, as: "fcitx5-killed-mid-composition", in: cs.session)
+    }
+
+    /// Commits 子猫, composes いぬ, SIGKILLs `daemon`, waits until its `busName` left the bus;
+    /// then the app is up and Return sends 子猫: nothing is left composing.
+    static func killDuringAComposition(_ cs: ComposerSession, daemon: AppProcess, busName: String) throws {
         let trace = cs.trace
         try cs.xdotool.key(["k", "o", "n", "e", "k", "o", "space", "Return"])
         let committed = try trace.waitFor("the commit", from: cs.probeEndIndex) { $0["ev"]?.stringValue == "commit" }
@@ -64,18 +54,15 @@ struct InputMethodFaultEndToEndTests {
         try trace.waitFor("the next composition", from: trace.lastMatchIndex + 1) {
             $0["ev"]?.stringValue == "preedit" && $0["text"]?.stringValue == "いぬ"
         }
-        let fcitx = try #require(cs.fcitx)
-        fcitx.process.terminate(signal: SIGKILL)
-        _ = try fcitx.process.waitForExit(timeout: .seconds(10))
+        daemon.terminate(signal: SIGKILL)
+        _ = try daemon.waitForExit(timeout: .seconds(10))
         try trace.waitFor("the input method's loss", timeout: .seconds(20)) {
-            $0["ev"]?.stringValue == "input-method-lost" && $0["name"]?.stringValue == "org.fcitx.Fcitx5"
+            $0["ev"]?.stringValue == "input-method-lost" && $0["name"]?.stringValue == busName
         }
         #expect(cs.app.isRunning, "the app survives its input method")
         try cs.xdotool.key(["Return"])
         try trace.waitFor("Return sends the committed text", timeout: .seconds(20)) {
             $0["ev"]?.stringValue == "send" && $0["text"]?.stringValue == text
         }
-        #expect(try cs.terminateApp() == 0)
-        try Transcripts.replayAndKeep(cs.traceURL, as: "fcitx5-killed-mid-composition", in: cs.session)
     }
 }
