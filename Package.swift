@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -40,9 +41,15 @@ let package = Package(
             name: "ComposerCore",
             dependencies: [.product(name: "_RopeModule", package: "swift-collections")]
         ),
+        // The profile's durable state (the draft, the sent messages) in SQLite through GRDB:
+        // no GTK, testable without a display.
+        .target(
+            name: "ComposerStore",
+            dependencies: ["ComposerCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .target(
             name: "ComposerApp",
-            dependencies: ["GtkBinding", "ComposerCore"],
+            dependencies: ["GtkBinding", "ComposerCore", "ComposerStore"],
             swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
         .executableTarget(
@@ -95,6 +102,10 @@ let package = Package(
                 "ComposerCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "ComposerStoreTests",
+            dependencies: ["ComposerStore", "ComposerCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ComposerGtkTests",

@@ -108,14 +108,15 @@ private func absolute(_ path: String) -> String {
 extension LengthLimit.Mode: ExpressibleByArgument {}
 extension CountUnit: ExpressibleByArgument {}
 
-/// Where the app keeps its state: the given directory, or the XDG data directory.
+/// Where the app keeps its state: the given directory, or the XDG data directory. It holds
+/// what the user typed: made readable by its owner only (0700).
 enum ProfileDirectory {
     static func prepare(_ requested: String?) throws -> String {
         let path = requested ?? defaultPath
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try PrivateFiles.prepareDirectory(URL(fileURLWithPath: path))
         } catch {
-            throw ValidationError("--profile \(path): cannot create the directory (\(error.localizedDescription))")
+            throw ValidationError("--profile \(path): cannot create the directory or make it private (\(error))")
         }
         return path
     }

@@ -3,7 +3,8 @@ import Foundation
 /// The completion items accepted most recently, per source, most recent first; they
 /// rank first among equally good matches.
 ///
-/// Persisted as one small JSON file in the app's profile directory (`--profile DIR`):
+/// Persisted as one small JSON file in the app's profile directory (`--profile DIR`),
+/// readable by its owner only (`PrivateFiles`):
 ///
 ///     {"version":1,"sources":{"emoji":["1f431"],"people":["u0001","u0215"]}}
 ///
@@ -73,11 +74,11 @@ public final class RecentItems {
     private func save() {
         guard let directory, let url = fileURL else { return }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Data((json.serialized() + "\n").utf8).write(to: url, options: .atomic)
+            try PrivateFiles.prepareDirectory(directory)
+            try PrivateFiles.write(Data((json.serialized() + "\n").utf8), to: url)
             problem = nil
         } catch {
-            problem = "\(url.path): cannot save (\(error.localizedDescription))"
+            problem = "\(url.path): cannot save (\(error))"
         }
     }
 }

@@ -1,0 +1,108 @@
+import ComposerCore
+import Dispatch
+import Foundation
+
+/// Writes the draft and the sent messages off the main thread, in the order they were
+/// asked for, and never loses one while the disk says no.
+///
+/// The window asks (`save`, `recordSent`, `replaceLastSent`) and goes on; a serial
+/// queue writes. Drafts coalesce: a draft not yet written is replaced by a newer one, so a
+/// slow disk never builds a backlog. A write that fails (a full disk, a read-only
+/// profile) keeps what it could not write and tries again with the next request or
+/// `flush`; `report` hears how each attempt went (nil: all written), on the queue.
+public final class DraftSaver: @unchecked Sendable {
+    public let directory: URL
+    private let queue = DispatchQueue(label: "ime-composer.profile-store", qos: .utility)
+    private let report: @Sendable (StoreNotice?) -> Void
+    /// Guards `pendingDraft` and `pendingMessages`, which the main thread fills.
+    private let lock = NSLock()
+    private var pendingDraft: Draft?
+    private var pendingMessages: [MessageWrite] = []
+    /// The open store (the queue's only): nil until it could be opened.
+    private var store: ProfileStore?
+
+    /// - Parameter store: the store opened at start, or nil (none yet: it is created with
+    ///   the first write; or it could not be opened: it is tried again then).
+    public init(directory: URL, store: ProfileStore?, report: @escaping @Sendable (StoreNotice?) -> Void) {
+        self.directory = directory
+        self.store = store
+        self.report = report
+    }
+
+    /// Saves `draft` soon (replacing any draft not yet written).
+    public func save(_ draft: Draft) {
+        lock.withLock { pendingDraft = draft }
+        queue.async { self.writePending() }
+    }
+
+    /// Keeps a sent message, and the draft after it in the same transaction.
+    public func recordSent(_ text: String, draftAfter draft: Draft) {
+        enqueue(MessageWrite(kind: .sent, text: text, draftAfter: draft, date: Date()))
+    }
+
+    /// Replaces the last sent message's text (it was edited), with the draft after it.
+    public func replaceLastSent(with text: String, draftAfter draft: Draft) {
+        enqueue(MessageWrite(kind: .edited, text: text, draftAfter: draft, date: Date()))
+    }
+
+    /// Writes everything asked for so far before returning (every exit path calls it).
+    /// - Returns: the notice if something could not be written.
+    @discardableResult
+    public func flush() -> StoreNotice? {
+        queue.sync { writePending() }
+    }
+
+    private func enqueue(_ write: MessageWrite) {
+        lock.withLock {
+            pendingMessages.append(write)
+            pendingDraft = nil  // the message's own transaction writes the draft after it
+        }
+        queue.async { self.writePending() }
+    }
+
+    /// On the queue: writes the pending messages, oldest first, then the pending draft.
+    @discardableResult
+    private func writePending() -> StoreNotice? {
+        let (messages, draft) = lock.withLock { (pendingMessages, pendingDraft) }
+        guard !messages.isEmpty || draft != nil else { return nil }
+        var openNotice: StoreNotice?
+        if store == nil {
+            let opened = StoreOpener.open(directory: directory)
+            store = opened.store
+            openNotice = opened.notice
+        }
+        guard let store else {
+            report(openNotice)
+            return openNotice
+        }
+        do {
+            for message in messages {
+                switch message.kind {
+                case .sent: try store.recordSent(message.text, draftAfter: message.draftAfter, at: message.date)
+                case .edited: try store.replaceLastSent(with: message.text, draftAfter: message.draftAfter, at: message.date)
+                }
+                lock.withLock { _ = pendingMessages.removeFirst() }
+            }
+            if let draft {
+                try store.saveDraft(draft)
+                lock.withLock { if pendingDraft == draft { pendingDraft = nil } }
+            }
+        } catch {
+            let notice = StoreNotice.cannotSave(path: store.url.path, reason: StoreOpener.describe(error))
+            report(notice)
+            return notice
+        }
+        // A damaged file moved aside is news even when the write then worked.
+        report(openNotice)
+        return openNotice
+    }
+}
+
+/// A sent or edited message waiting to be written.
+private struct MessageWrite {
+    enum Kind { case sent, edited }
+    let kind: Kind
+    let text: String
+    let draftAfter: Draft
+    let date: Date
+}

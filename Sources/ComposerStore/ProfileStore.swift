@@ -1,0 +1,135 @@
+import ComposerCore
+import Foundation
+import GRDB
+
+/// The profile's durable state: the draft and the sent messages, in one SQLite database
+/// (`composer.sqlite`, WAL) in the profile directory.
+///
+/// Every call is one transaction, safe from any thread and from several processes (two
+/// windows on one profile: the last save wins, nothing is torn). Writes are for a
+/// background queue (`DraftSaver`); only the start-up read runs on the main thread.
+public final class ProfileStore: Sendable {
+    public static let fileName = "composer.sqlite"
+    /// The sent messages kept: older ones are deleted as new ones are sent.
+    public static let keptMessages = 1_000
+    /// The sent messages a start shows.
+    public static let restoredMessages = 100
+
+    public let url: URL
+    private let pool: DatabasePool
+
+    /// Opens (creating, private to its owner) and migrates the database at `url`.
+    /// Throws `DatabaseError` as SQLite reported it, or `StoreOpenError`.
+    init(url: URL) throws {
+        self.url = url
+        try PrivateFiles.prepareDatabaseFile(url)
+        var configuration = Configuration()
+        // Another window on the same profile may be writing: wait for it, never fail at once.
+        configuration.busyMode = .timeout(5)
+        configuration.label = "ime-composer profile"
+        let pool = try DatabasePool(path: url.path, configuration: configuration)
+        let migrator = StoreSchema.migrator
+        if try pool.read(migrator.hasBeenSuperseded) { throw StoreOpenError.newerVersion }
+        try migrator.migrate(pool)
+        let check = try pool.read { try String.fetchOne($0, sql: "PRAGMA quick_check") }
+        guard check == "ok" else { throw StoreOpenError.failedCheck(check ?? "no answer") }
+        self.pool = pool
+    }
+
+    /// The draft (empty if none was saved) and the last `restoredMessages` sent messages.
+    public func load() throws -> SavedState {
+        try Self.load(from: pool)
+    }
+
+    static func load(from reader: some DatabaseReader) throws -> SavedState {
+        try reader.read { db in
+            var state = SavedState()
+            if let row = try Row.fetchOne(db, sql: "SELECT text, caret, composingStart, composingEnd FROM draft WHERE id = 1") {
+                state.draft = Self.draft(from: row)
+            }
+            state.messages = try Row.fetchAll(db, sql: """
+                SELECT id, text, sentAt, editedAt FROM sentMessage ORDER BY id DESC LIMIT ?
+                """, arguments: [Self.restoredMessages]).reversed().map(Self.message(from:))
+            return state
+        }
+    }
+
+    /// Replaces the saved draft.
+    public func saveDraft(_ draft: Draft, at date: Date = Date()) throws {
+        try pool.write { db in try Self.upsert(draft, at: date, in: db) }
+    }
+
+    /// Keeps a sent message and the draft after it (empty, usually) in one transaction: a
+    /// kill between the two never shows the message both sent and still in the draft.
+    @discardableResult
+    public func recordSent(_ text: String, draftAfter draft: Draft, at date: Date = Date()) throws -> Int64 {
+        try pool.write { db in
+            try db.execute(sql: "INSERT INTO sentMessage (text, sentAt) VALUES (?, ?)",
+                           arguments: [text, date.timeIntervalSince1970])
+            let id = db.lastInsertedRowID
+            try db.execute(sql: "DELETE FROM sentMessage WHERE id <= ?", arguments: [id - Int64(Self.keptMessages)])
+            try Self.upsert(draft, at: date, in: db)
+            return id
+        }
+    }
+
+    /// The last sent message, edited (Up in an empty input, then Send): its text replaced,
+    /// with the draft after it, in one transaction. Nothing to edit: nothing happens.
+    public func replaceLastSent(with text: String, draftAfter draft: Draft, at date: Date = Date()) throws {
+        try pool.write { db in
+            try db.execute(sql: """
+                UPDATE sentMessage SET text = ?, editedAt = ? WHERE id = (SELECT max(id) FROM sentMessage)
+                """, arguments: [text, date.timeIntervalSince1970])
+            try Self.upsert(draft, at: date, in: db)
+        }
+    }
+
+    /// The migrations applied, oldest first (tests).
+    public func appliedMigrations() throws -> [String] {
+        try pool.read { try StoreSchema.migrator.appliedMigrations($0) }
+    }
+
+    private static func upsert(_ draft: Draft, at date: Date, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO draft (id, text, caret, composingStart, composingEnd, savedAt) VALUES (1, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET text = excluded.text, caret = excluded.caret,
+                composingStart = excluded.composingStart, composingEnd = excluded.composingEnd,
+                savedAt = excluded.savedAt
+            """, arguments: [draft.text, draft.caret, draft.composing?.lowerBound, draft.composing?.upperBound,
+                             date.timeIntervalSince1970])
+    }
+
+    /// A saved draft, its offsets clamped into its text (a row edited by hand, or by a
+    /// future version, must not put the caret outside it).
+    private static func draft(from row: Row) -> Draft {
+        let text: String = row["text"] ?? ""
+        let count = text.unicodeScalars.count
+        let caret = min(max(row["caret"] ?? count, 0), count)
+        var composing: Range<Int>?
+        if let start: Int = row["composingStart"], let end: Int = row["composingEnd"], 0 <= start, start <= end, end <= count {
+            composing = start..<end
+        }
+        return Draft(text: text, caret: caret, composing: composing)
+    }
+
+    private static func message(from row: Row) -> SentMessage {
+        SentMessage(id: row["id"], text: row["text"] ?? "",
+                    sentAt: Date(timeIntervalSince1970: row["sentAt"] ?? 0),
+                    editedAt: (row["editedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
+    }
+}
+
+/// Why a database that SQLite could open is not used.
+enum StoreOpenError: Error, CustomStringConvertible {
+    /// Made by a newer version of the app (a migration this one does not know).
+    case newerVersion
+    /// `PRAGMA quick_check` found damage.
+    case failedCheck(String)
+
+    var description: String {
+        switch self {
+        case .newerVersion: "it was written by a newer version of ime-composer"
+        case .failedCheck(let answer): "its integrity check failed (\(answer))"
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import ComposerCore
+@testable import ComposerStore
+import Foundation
+import Testing
+
+/// The saver's reports, collected across threads.
+final class Reports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var notices: [StoreNotice?] = []
+    func add(_ notice: StoreNotice?) { lock.withLock { notices.append(notice) } }
+    var all: [StoreNotice?] { lock.withLock { notices } }
+}
+
+@Suite("Saving off the main thread")
+struct DraftSaverTests {
+    @Test("writes in the order asked: a message, then the drafts after it; the last draft wins")
+    func order() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let reports = Reports()
+        let saver = DraftSaver(directory: scratch.url, store: nil) { reports.add($0) }
+        saver.save(Draft(text: "hello", caret: 5))
+        saver.recordSent("hello", draftAfter: .empty)
+        saver.save(Draft(text: "next", caret: 4))
+        saver.save(Draft(text: "next one", caret: 8, composing: 5..<8))
+        #expect(saver.flush() == nil)
+        let state = try #require(StoreOpener.open(directory: scratch.url).store).load()
+        #expect(state.messages.map(\.text) == ["hello"])
+        #expect(state.draft == Draft(text: "next one", caret: 8, composing: 5..<8))
+        #expect(reports.all.allSatisfy { $0 == nil })
+    }
+
+    @Test("a full disk is reported, nothing is lost, and saving resumes once there is room",
+          .enabled(if: SmallDisk.canMount, "mounting a small tmpfs needs root"))
+    func fullDisk() throws {
+        let disk = try SmallDisk(kilobytes: 512)
+        defer { disk.unmount() }
+        let reports = Reports()
+        let saver = DraftSaver(directory: disk.url, store: nil) { reports.add($0) }
+        saver.save(Draft(text: "before", caret: 6))
+        #expect(saver.flush() == nil)
+
+        try disk.fill()
+        let big = String(repeating: "満杯のディスク ", count: 20_000)  // ~0.5 MB: needs new pages
+        saver.recordSent("sent while full", draftAfter: .empty)
+        saver.save(Draft(text: big, caret: 0))
+        let notice = saver.flush()
+        guard case .cannotSave(_, let reason) = notice else {
+            Issue.record("expected cannotSave, got \(String(describing: notice))")
+            return
+        }
+        #expect(reason.contains("full"))
+
+        try disk.free()
+        saver.save(Draft(text: "after", caret: 5))
+        #expect(saver.flush() == nil)
+        #expect(reports.all.last == .some(nil))
+        let state = try #require(StoreOpener.open(directory: disk.url).store).load()
+        #expect(state.messages.map(\.text) == ["sent while full"])
+        #expect(state.draft.text == "after")
+    }
+
+    @Test("a read-only profile is reported, its saved draft is still restored and left as it was",
+          .enabled(if: SmallDisk.canMount, "mounting a small tmpfs needs root"))
+    func readOnly() throws {
+        let disk = try SmallDisk(kilobytes: 1024)
+        defer { disk.unmount() }
+        do {
+            let saver = DraftSaver(directory: disk.url, store: nil) { _ in }
+            saver.recordSent("sent before", draftAfter: .empty)
+            saver.save(Draft(text: "kept", caret: 4))
+            #expect(saver.flush() == nil)
+        }
+        try disk.remount(readOnly: true)
+        let opened = StoreOpener.open(directory: disk.url)
+        #expect(opened.store == nil)
+        guard case .cannotSave(_, let reason) = opened.notice else {
+            Issue.record("a read-only profile was not reported: \(String(describing: opened.notice))")
+            return
+        }
+        #expect(!reason.isEmpty)
+        let restored = try #require(StoreOpener.readOnlyState(directory: disk.url))
+        #expect(restored.draft.text == "kept")
+        #expect(restored.messages.map(\.text) == ["sent before"])
+
+        let reports = Reports()
+        let saver = DraftSaver(directory: disk.url, store: nil) { reports.add($0) }
+        saver.save(Draft(text: "cannot be written", caret: 0))
+        guard case .cannotSave = saver.flush() else {
+            Issue.record("saving to a read-only profile was not reported")
+            return
+        }
+        // Every attempt (the save's own and the flush's retry) is reported as failing.
+        #expect(!reports.all.isEmpty)
+        #expect(reports.all.allSatisfy { if case .cannotSave = $0 { true } else { false } })
+    }
+}
