@@ -109,7 +109,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ComposerGtkTests",
-            dependencies: ["ComposerApp", "GtkBinding", "ComposerCore", "TestHarness"]
+            dependencies: ["ComposerApp", "GtkBinding", "ComposerCore", "ComposerStore", "TestHarness"]
         ),
         .testTarget(
             name: "EndToEndTests",

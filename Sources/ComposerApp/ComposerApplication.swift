@@ -13,6 +13,10 @@ public enum ComposerApplication {
     /// at once with an empty trace). Only argv[0] reaches GApplication: our options were
     /// parsed already and GApplication would reject them.
     public static func run(options: ComposerOptions) -> Int32 {
+        // The draft and messages kept in the profile, read before the window exists: the
+        // draft is in the first frame (and in the trace's start line, for replay).
+        let profile = ProfileOpening.open(directory: options.profileDirectory)
+        let options = options.restoring(profile)
         let trace: TraceWriter
         do {
             trace = try options.tracePath.map { try TraceWriter(path: $0, keepsHistory: false) } ?? TraceWriter.disabled()
@@ -30,8 +34,18 @@ public enum ComposerApplication {
         onSignal(app, "activate") {
             guard controller == nil else { return }
             trace.emit(ComposerController.startEvent(options))
-            let composer = ComposerController(options: options, trace: trace, data: nil) {
+            let composer = ComposerController(options: options, trace: trace, data: nil, profile: profile) {
                 g_application_quit(cast(app))
+            }
+            var inhibitCookie: guint = 0
+            composer.inhibitLogout = { [weak composer] on in
+                if on, inhibitCookie == 0, let window = composer?.window {
+                    inhibitCookie = gtk_application_inhibit(app, cast(window), GTK_APPLICATION_INHIBIT_LOGOUT,
+                                                            "Saving your draft")
+                } else if !on, inhibitCookie != 0 {
+                    gtk_application_uninhibit(app, inhibitCookie)
+                    inhibitCookie = 0
+                }
             }
             gtk_application_add_window(app, cast(composer.window))
             controller = composer
@@ -60,6 +74,9 @@ public enum ComposerApplication {
         var argv: [UnsafeMutablePointer<CChar>?] = [strdup(CommandLine.arguments.first ?? "ime-composer"), nil]
         defer { free(argv[0]) }
         let status = g_application_run(cast(app), 1, &argv)
+        // However the loop ended (a window closed by the window manager ends it without
+        // our exit), nothing pending is left unwritten.
+        controller?.flushProfile()
         controller = nil
         g_object_unref(app.rawPointer)
         return status

@@ -44,6 +44,7 @@ extension ComposerController {
                 gtk_widget_error_bell(ui.textView)
             case .sent(let text):
                 ui.messageList.append(text)
+                draftKeeper?.sent(text, edited: false, model: model)
             case .resetInputMethod:
                 gtk_text_view_reset_im_context(cast(ui.textView))
             case .scrollToCaret:
@@ -51,6 +52,9 @@ extension ComposerController {
             case .requestSettle:
                 if !settling { scheduler.request() }
             case .quit:
+                // Every exit path (Ctrl+Q, closing, SIGTERM/SIGINT) comes here: the draft is
+                // written before the app goes.
+                draftKeeper?.flush(model)
                 quit()
             }
         }

@@ -1,5 +1,6 @@
 import CGtk
 import ComposerCore
+import ComposerStore
 import Dispatch
 import Foundation
 import GtkBinding
@@ -40,6 +41,14 @@ public final class ComposerController {
     var inspectorLog: InspectorLog?
     var inspectorPane: InspectorPane?
     var inspectorEnvironment: InspectorEnvironment?
+    /// Keeps the draft and the sent messages in the profile (nil: nothing is kept, as in most
+    /// in-process tests).
+    var draftKeeper: DraftKeeper?
+    /// What the store last said that the user must know (shown above the messages).
+    var storeNotice: StoreNotice?
+    /// Asks the session not to log out (true) while a save is pending; the app sets it
+    /// (GtkApplication's inhibit API).
+    public var inhibitLogout: (Bool) -> Void = { _ in }
     /// ibus-daemon's and fcitx5's names on the session bus, watched (`watchInputMethodDaemons`).
     var inputMethodDaemons: [BusNameWatch] = []
     /// Whether the emoji index was asked for (it is built on first use).
@@ -62,11 +71,15 @@ public final class ComposerController {
     /// - Parameter data: people, channels and emoji; nil when they are still loading (the
     ///   app installs them with `useData` once read).
     public convenience init(options: ComposerOptions, trace: TraceWriter, directory: WorkspaceDirectory = .empty,
-                            emoji: [EmojiEntry] = [], quit: @escaping () -> Void) {
-        self.init(options: options, trace: trace, data: ComposerData(directory: directory, emoji: emoji), quit: quit)
+                            emoji: [EmojiEntry] = [], profile: ProfileOpening? = nil, quit: @escaping () -> Void) {
+        self.init(options: options, trace: trace, data: ComposerData(directory: directory, emoji: emoji),
+                  profile: profile, quit: quit)
     }
 
-    public init(options: ComposerOptions, trace: TraceWriter, data: ComposerData?, quit: @escaping () -> Void) {
+    /// - Parameter profile: the profile's store, opened before the window (its draft is
+    ///   `options.initialText` already): the draft and the sent messages are kept there.
+    public init(options: ComposerOptions, trace: TraceWriter, data: ComposerData?, profile: ProfileOpening? = nil,
+                quit: @escaping () -> Void) {
         self.options = options
         self.trace = trace
         hasData = data != nil
@@ -120,6 +133,7 @@ public final class ComposerController {
             inspectorLog = log
         }
         ui.completionList.onActivate = { [weak self] index in self?.acceptCompletion(index) }
+        if let profile { keep(profile) }
         setUpLayout()
         // The first "text" event: the starting state, before focus and "ready".
         settle()
@@ -205,6 +219,7 @@ public final class ComposerController {
         let before = model.log.lastSequence
         forward(.settle)
         if !model.log.edits(after: before).isEmpty { fitInputToText() }  // a limit cut
+        draftKeeper?.settled(model)
         // Once per settle, not per input event, and only when the completion rows or the
         // hint changed: a new input height is seen in the frame's layout phase.
         panelLayout.relayoutIfRegionsChanged()
@@ -273,6 +288,7 @@ public final class ComposerController {
     func windowDestroyed() {
         destroyed = true
         guard !sources.isCancelled else { return }
+        draftKeeper?.flush(model)
         sources.cancelAll()
         peerDriver = nil
         inputMethod = nil

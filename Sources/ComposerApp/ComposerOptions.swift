@@ -17,10 +17,15 @@ public nonisolated struct ComposerOptions: Sendable {
     public var simulatedKeyboardInset: Int?
     /// `--peer off|on|seed:N`: the simulated colleague behind the typing indicator.
     public var peer: PeerSetting
+    /// Whether the saved draft replaces `initialText` at start: true unless the command line
+    /// gave a text (`--text`, `--text-file`), which then starts instead (and is saved as the
+    /// draft from then on).
+    public var restoresDraft: Bool
 
     public init(initialText: String = "", caret: Int? = nil, tracePath: String? = nil,
                 profileDirectory: String, dataDirectory: String = "", limit: LengthLimit = LengthLimit(),
-                simulatedKeyboardInset: Int? = nil, peer: PeerSetting = .off) {
+                simulatedKeyboardInset: Int? = nil, peer: PeerSetting = .off, restoresDraft: Bool = false) {
+        self.restoresDraft = restoresDraft
         self.limit = limit
         self.simulatedKeyboardInset = simulatedKeyboardInset
         self.peer = peer

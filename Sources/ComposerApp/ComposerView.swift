@@ -21,6 +21,9 @@ final class ComposerView {
     let trimButton: UnsafeMutablePointer<GtkWidget>
     /// Why Send did nothing (over the limit); shown after a refused Enter.
     let limitHint: UnsafeMutablePointer<GtkWidget>
+    /// What the profile's store must tell the user (a damaged file moved aside, saving
+    /// off); above the messages, hidden while there is nothing to say.
+    let storeNotice: UnsafeMutablePointer<GtkWidget>
     /// The vertical stack of regions the layout solver sizes (seed 000).
     let panel: UnsafeMutablePointer<GtkWidget>
     let inputBar: UnsafeMutablePointer<GtkWidget>
@@ -110,6 +113,19 @@ final class ComposerView {
         gtk_widget_set_margin_top(limitHint, 4)
         gtk_widget_set_visible(limitHint, 0)
 
+        storeNotice = gtk_label_new(nil)
+        gtk_widget_add_css_class(storeNotice, "store-notice")
+        gtk_widget_add_css_class(storeNotice, "warning")
+        gtk_label_set_wrap(opaque(storeNotice), 1)
+        gtk_label_set_wrap_mode(opaque(storeNotice), PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_xalign(opaque(storeNotice), 0)
+        gtk_label_set_selectable(opaque(storeNotice), 1)
+        for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top,
+                       gtk_widget_set_margin_bottom] {
+            margin(storeNotice, 6)
+        }
+        gtk_widget_set_visible(storeNotice, 0)
+
         typingIndicator = gtk_label_new(nil)
         gtk_widget_add_css_class(typingIndicator, "typing-indicator")
         gtk_widget_add_css_class(typingIndicator, "dim-label")
@@ -174,6 +190,7 @@ final class ComposerView {
 
         panel = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         separator = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)
+        gtk_box_append(cast(panel), storeNotice)
         gtk_box_append(cast(panel), messageList.scrolledWindow)
         gtk_box_append(cast(panel), separator)
         gtk_box_append(cast(panel), completionList.container)
@@ -297,6 +314,12 @@ final class ComposerView {
     func showLimitHint(_ text: String) {
         gtk_label_set_text(opaque(limitHint), text)
         gtk_widget_set_visible(limitHint, 1)
+    }
+
+    /// Shows the store's notice (nil hides it). Plain text: a path is never markup.
+    func showStoreNotice(_ text: String?) {
+        gtk_label_set_text(opaque(storeNotice), text ?? "")
+        gtk_widget_set_visible(storeNotice, text == nil ? 0 : 1)
     }
 
     private func setClass(_ name: String, on widget: UnsafeMutablePointer<GtkWidget>, _ on: Bool) {

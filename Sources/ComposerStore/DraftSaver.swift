@@ -1,18 +1,17 @@
 import ComposerCore
-import Dispatch
 import Foundation
 
 /// Writes the draft and the sent messages off the main thread, in the order they were
 /// asked for, and never loses one while the disk says no.
 ///
-/// The window asks (`save`, `recordSent`, `replaceLastSent`) and goes on; a serial
-/// queue writes. Drafts coalesce: a draft not yet written is replaced by a newer one, so a
+/// The window asks (`save`, `recordSent`, `replaceLastSent`) and goes on; a thread of
+/// its own writes (`SerialWorker`). Drafts coalesce: a draft not yet written is replaced by a newer one, so a
 /// slow disk never builds a backlog. A write that fails (a full disk, a read-only
 /// profile) keeps what it could not write and tries again with the next request or
 /// `flush`; `report` hears how each attempt went (nil: all written), on the queue.
 public final class DraftSaver: @unchecked Sendable {
     public let directory: URL
-    private let queue = DispatchQueue(label: "ime-composer.profile-store", qos: .utility)
+    private let queue = SerialWorker(name: "ime-composer profile store")
     private let report: @Sendable (StoreNotice?) -> Void
     /// Guards `pendingDraft` and `pendingMessages`, which the main thread fills.
     private let lock = NSLock()
@@ -45,11 +44,17 @@ public final class DraftSaver: @unchecked Sendable {
         enqueue(MessageWrite(kind: .edited, text: text, draftAfter: draft, date: Date()))
     }
 
+    /// Whether something asked for is not written yet (waiting, or failing): a logout is
+    /// inhibited while it is.
+    public var hasPending: Bool {
+        lock.withLock { pendingDraft != nil || !pendingMessages.isEmpty }
+    }
+
     /// Writes everything asked for so far before returning (every exit path calls it).
     /// - Returns: the notice if something could not be written.
     @discardableResult
     public func flush() -> StoreNotice? {
-        queue.sync { writePending() }
+        queue.sync { self.writePending() }
     }
 
     private func enqueue(_ write: MessageWrite) {

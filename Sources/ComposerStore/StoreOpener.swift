@@ -79,7 +79,7 @@ public enum StoreOpener {
     }
 
     /// SQLite's own words for an error ("database or disk is full"), else the error.
-    static func describe(_ error: Error) -> String {
+    public static func describe(_ error: Error) -> String {
         if let error = error as? DatabaseError {
             return error.message ?? "SQLite error \(error.resultCode.rawValue)"
         }

@@ -75,13 +75,14 @@ public enum MainLoop {
         Thread.detachNewThread {
             cgtk_lower_thread_priority(10)
             let value = work()
-            deliverOnMainLoop(priority: priority) { handOff.body(value) }
+            post(priority: priority) { handOff.body(value) }
         }
     }
 
     /// Runs `body` once on the main loop (an idle at `priority`), from any thread:
     /// `g_idle_add` is GLib's thread-safe way in, and the loop runs on the main thread.
-    private nonisolated static func deliverOnMainLoop(priority: Int32, _ body: @escaping @MainActor () -> Void) {
+    /// Unlike `DispatchQueue.main`, it needs no drain of libdispatch's queue (tests have none).
+    public nonisolated static func post(priority: Int32 = G_PRIORITY_DEFAULT, _ body: @escaping @MainActor () -> Void) {
         let box = MainThreadHandOff<Void> { _ in body() }
         g_idle_add_full(priority, { data in
             let box = Unmanaged<MainThreadHandOff<Void>>.fromOpaque(data!).takeUnretainedValue()

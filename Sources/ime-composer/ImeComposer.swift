@@ -93,7 +93,8 @@ struct Run: ParsableCommand {
                                       dataDirectory: absolute(data ?? DataDirectory.defaultPath),
                                       limit: LengthLimit(limit: limit, mode: limitMode, unit: count),
                                       simulatedKeyboardInset: oskInset,
-                                      peer: try PeerSetting(argument: peer))
+                                      peer: try PeerSetting(argument: peer),
+                                      restoresDraft: text == nil && textFile == nil)
         // ArgumentParser calls run() on the process's main thread, where GTK must run.
         let status = MainActor.assumeIsolated { ComposerApplication.run(options: options) }
         if status != 0 { throw ExitCode(status) }

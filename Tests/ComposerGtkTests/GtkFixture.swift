@@ -151,14 +151,15 @@ enum GtkFixture {
     /// - Parameter options: nil for the defaults with a new profile directory.
     /// - Parameter traced: false for a composer without `--trace` (the app's usual state).
     static func composer(_ options: ComposerOptions? = nil, directory: WorkspaceDirectory = .empty, emoji: [EmojiEntry] = [],
-                         traced: Bool = true)
+                         traced: Bool = true, profile: ProfileOpening? = nil)
         async throws -> (ComposerController, QuitRecorder) {
         try start()
         let options = try options ?? ComposerOptions(profileDirectory: newProfile())
         let quit = QuitRecorder()
         let trace = traced ? try TraceWriter(path: try makeDirectory(in: session!.directory, prefix: "trace") + "/trace.jsonl")
             : TraceWriter.disabled()
-        let composer = ComposerController(options: options, trace: trace, directory: directory, emoji: emoji) {
+        let composer = ComposerController(options: options, trace: trace, directory: directory, emoji: emoji,
+                                          profile: profile) {
             quit.count += 1
         }
         composer.present()

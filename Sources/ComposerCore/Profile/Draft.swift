@@ -43,7 +43,7 @@ extension ComposerModel {
     /// sequence, the selection and the preedit. Equal stamps mean an equal draft.
     public var draftStamp: DraftStamp {
         DraftStamp(sequence: log.lastSequence, anchor: selection.anchor, caret: selection.caret,
-                   preedit: preedit.map { "\($0.cursor)\u{0}\($0.text)" })
+                   preedit: preedit.flatMap { $0.text.isEmpty ? nil : "\($0.cursor)\u{0}\($0.text)" })
     }
 }
 

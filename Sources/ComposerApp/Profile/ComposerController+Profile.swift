@@ -1,0 +1,57 @@
+import CGtk
+import ComposerCore
+import ComposerStore
+import Foundation
+import GtkBinding
+
+/// The window's side of the profile's store: restored messages, the saver's reports, the
+/// notice above the messages.
+extension ComposerController {
+    /// Starts keeping the draft and the messages in `profile` (from `init`).
+    func keep(_ profile: ProfileOpening) {
+        draftKeeper = DraftKeeper(saver: profile.saver, sources: sources) { [weak self] on in
+            self?.inhibitLogout(on)
+        }
+        profile.reports.handler = { [weak self] notice in self?.storeReported(notice) }
+        if let notice = profile.notice { storeReported(notice) }
+        let messages = profile.restored.messages
+        guard !messages.isEmpty else { return }
+        // After the first frame: a long history must not delay the draft's appearance.
+        afterFirstFrame { [weak self] in
+            guard let self, !destroyed else { return }
+            for message in messages { ui.messageList.append(message.text) }
+        }
+    }
+
+    /// The saver's report on its last attempt: nil means everything is written, which ends
+    /// a "cannot save" notice (a damaged file moved aside stays in view: it is news until
+    /// the user has seen it in this session).
+    func storeReported(_ notice: StoreNotice?) {
+        guard !destroyed else { return }
+        draftKeeper?.writesReported()
+        switch (notice, storeNotice) {
+        case (nil, .cannotSave?):
+            storeNotice = nil
+            ui.showStoreNotice(nil)
+        case (nil, _):
+            return
+        case (let notice?, _):
+            guard notice != storeNotice else { return }
+            storeNotice = notice
+            ui.showStoreNotice(notice.description)
+            FileHandle.standardError.write(Data("ime-composer: \(notice)\n".utf8))
+        }
+        panelLayout?.relayout()
+    }
+
+    /// The store's notice as shown above the messages, or nil (tests).
+    public var storeNoticeShown: String? {
+        gtk_widget_get_visible(ui.storeNotice) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.storeNotice))) : nil
+    }
+
+    /// The texts of the message list as shown (tests).
+    public var shownMessages: [String] { ui.messageList.shownTexts }
+
+    /// Writes the draft and everything pending now (tests; every exit path does it).
+    public func flushProfile() { draftKeeper?.flush(model) }
+}

@@ -1,0 +1,95 @@
+import CGtk
+import ComposerApp
+import ComposerCore
+import ComposerStore
+import Foundation
+import Testing
+
+extension GtkWindowSuites {
+    /// The window keeps its draft and sent messages in the profile (#15): saved as input
+    /// settles, restored by the next window, problems shown in the window while typing goes on.
+    @MainActor
+    @Suite struct DraftKeepingWindowTests {
+        /// What the profile holds now, read as a second window would.
+        static func saved(_ profile: String) -> SavedState {
+            ProfileOpening.open(directory: profile).restored
+        }
+
+        @Test func theDraftAndSentMessagesComeBackInTheNextWindow() async throws {
+            let profileDirectory = try GtkFixture.newProfile()
+            let options = ComposerOptions(profileDirectory: profileDirectory, restoresDraft: true)
+            let first = ProfileOpening.open(directory: profileDirectory)
+            var inhibits: [Bool] = []
+            let (composer, _) = try await GtkFixture.composer(options.restoring(first), profile: first)
+            composer.inhibitLogout = { inhibits.append($0) }
+            try GtkFixture.xdotool.type("hello <b>")
+            try GtkFixture.xdotool.key(["Return"])
+            try await GtkFixture.wait("the sent message in the profile") { Self.saved(profileDirectory).messages.count == 1 }
+            try GtkFixture.xdotool.type("half a thought")
+            try await GtkFixture.wait("the draft in the profile") { Self.saved(profileDirectory).draft.text == "half a thought" }
+            try await GtkFixture.wait("the logout let go once saved") { inhibits.last == false }
+            #expect(inhibits.first == true, "a logout is inhibited while a save is pending")
+            #expect(!inhibits.isEmpty && zip(inhibits, inhibits.dropFirst()).allSatisfy { $0 != $1 }, "\(inhibits)")
+            GtkFixture.close(composer)
+
+            let second = ProfileOpening.open(directory: profileDirectory)
+            let (restored, _) = try await GtkFixture.composer(options.restoring(second), profile: second)
+            defer { GtkFixture.close(restored) }
+            #expect(restored.model.text == "half a thought")
+            #expect(restored.model.selection.caret == "half a thought".unicodeScalars.count)
+            try await GtkFixture.wait("the sent message back in the list") { restored.shownMessages == ["hello <b>"] }
+            #expect(restored.storeNoticeShown == nil)
+        }
+
+        @Test func textGivenOnTheCommandLineStartsInsteadOfTheDraft() async throws {
+            let profileDirectory = try GtkFixture.newProfile()
+            try #require(StoreOpener.open(directory: URL(fileURLWithPath: profileDirectory)).store)
+                .saveDraft(Draft(text: "saved draft", caret: 0))
+            let profile = ProfileOpening.open(directory: profileDirectory)
+            let given = ComposerOptions(initialText: "given", profileDirectory: profileDirectory, restoresDraft: false)
+            #expect(given.restoring(profile).initialText == "given")
+            let restored = ComposerOptions(profileDirectory: profileDirectory, restoresDraft: true).restoring(profile)
+            #expect(restored.initialText == "saved draft")
+            #expect(restored.caret == 0)
+        }
+
+        @Test func aProfileThatCannotBeWrittenIsShownInTheWindowAndTypingGoesOn() async throws {
+            let profileDirectory = try GtkFixture.newProfile()
+            // A directory where the database should be: SQLite cannot open it, and it is not a
+            // damaged file to move aside (as a full disk or a read-only profile, but for root too).
+            let blocker = URL(fileURLWithPath: profileDirectory).appendingPathComponent(ProfileStore.fileName)
+            try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
+            let profile = ProfileOpening.open(directory: profileDirectory)
+            let (composer, _) = try await GtkFixture.composer(
+                ComposerOptions(profileDirectory: profileDirectory, restoresDraft: true), profile: profile)
+            defer { GtkFixture.close(composer) }
+            let notice = try #require(composer.storeNoticeShown)
+            #expect(notice.contains(blocker.path) && notice.contains("Typing goes on"), "\(notice)")
+
+            try GtkFixture.xdotool.type("still typing")
+            try await GtkFixture.settled(composer, "the text") { composer.model.text == "still typing" }
+            #expect(composer.storeNoticeShown != nil)
+
+            // The obstacle goes: the next save works and the notice goes with it.
+            try FileManager.default.removeItem(at: blocker)
+            try GtkFixture.xdotool.type("!")
+            try await GtkFixture.wait("the notice gone after a save") { composer.storeNoticeShown == nil }
+            #expect(Self.saved(profileDirectory).draft.text == "still typing!")
+        }
+
+        @Test func aDamagedDatabaseIsMovedAsideAndSaidSo() async throws {
+            let profileDirectory = try GtkFixture.newProfile()
+            let path = URL(fileURLWithPath: profileDirectory).appendingPathComponent(ProfileStore.fileName).path
+            try Data(String(repeating: "garbage ", count: 1000).utf8).write(to: URL(fileURLWithPath: path))
+            let profile = ProfileOpening.open(directory: profileDirectory)
+            let (composer, _) = try await GtkFixture.composer(
+                ComposerOptions(profileDirectory: profileDirectory, restoresDraft: true), profile: profile)
+            defer { GtkFixture.close(composer) }
+            let notice = try #require(composer.storeNoticeShown)
+            #expect(notice.contains("moved to \(path).damaged-"), "\(notice)")
+            try GtkFixture.xdotool.type("new")
+            try await GtkFixture.wait("the draft saved in the fresh database") { Self.saved(profileDirectory).draft.text == "new" }
+            #expect(composer.storeNoticeShown != nil, "the news stays in view")
+        }
+    }
+}
