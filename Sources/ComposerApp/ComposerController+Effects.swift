@@ -45,6 +45,11 @@ extension ComposerController {
             case .sent(let text):
                 ui.messageList.append(text)
                 draftKeeper?.sent(text, edited: false, model: model)
+            case .sentEdited(let text):
+                ui.messageList.replaceLast(with: text)
+                draftKeeper?.sent(text, edited: true, model: model)
+            case .editingLastSent(let editing):
+                ui.showEditingLastSent(editing)
             case .resetInputMethod:
                 gtk_text_view_reset_im_context(cast(ui.textView))
             case .scrollToCaret:

@@ -316,6 +316,13 @@ final class ComposerView {
         gtk_widget_set_visible(limitHint, 1)
     }
 
+    /// While the last sent message is edited, Send says it saves the edit.
+    func showEditingLastSent(_ editing: Bool) {
+        gtk_button_set_label(cast(sendButton), editing ? "Save" : "Send")
+        gtk_widget_set_tooltip_text(sendButton, editing ? "Save the edited message (Escape cancels)" : nil)
+        setClass("editing", on: inputBar, editing)
+    }
+
     /// Shows the store's notice (nil hides it). Plain text: a path is never markup.
     func showStoreNotice(_ text: String?) {
         gtk_label_set_text(opaque(storeNotice), text ?? "")

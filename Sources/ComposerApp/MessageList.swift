@@ -50,6 +50,23 @@ final class MessageList {
         gtk_list_box_append(opaque(listBox), label)
     }
 
+    /// The newest message of ours gets a new text (it was edited), marked as edited.
+    func replaceLast(with text: String) {
+        var row = gtk_widget_get_last_child(listBox)
+        while let current = row {
+            if let label = gtk_list_box_row_get_child(cast(current)),
+               gtk_widget_has_css_class(label, "message") != 0, gtk_widget_has_css_class(label, "peer") == 0 {
+                gtk_label_set_text(opaque(label), text)
+                gtk_widget_add_css_class(label, "edited")
+                gtk_widget_set_tooltip_text(label, "Edited")
+                if let index = messages.lastIndex(where: { _ in true }) { messages[index] = text }
+                return
+            }
+            row = gtk_widget_get_prev_sibling(current)
+        }
+        append(text)  // nothing of ours shown (the list was emptied): show it as new
+    }
+
     /// The label texts as the user sees them (for tests: proves nothing was interpreted).
     var shownTexts: [String] {
         var texts: [String] = []

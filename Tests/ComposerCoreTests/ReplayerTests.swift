@@ -1,3 +1,4 @@
+import Foundation
 import ComposerCore
 import PropertyBased
 import Testing
@@ -146,6 +147,37 @@ struct ReplayerTests {
         #expect(output.jsonLines == window.transcript)
         guard case .exit(let text, _, _, _)? = output.events.last?.event else { Issue.record("no exit"); return }
         #expect(text == "a\nb")
+    }
+
+    /// Up in an empty input edits the last sent message, sent before the session (the
+    /// `history` line) or in it; the replay routes Up the same way and sends the edit.
+    @Test func editingTheLastSentMessageReplays() throws {
+        let window = RecordingWindow(text: "", settings: TranscriptSettings(), sources: [])
+        window.act { window.send(.historyRestored(lastSent: "from yesterday")) }
+        window.act { window.key("Up") }
+        window.act { window.commit("!") }
+        window.act { window.key("Return") }
+        window.act { window.commit("today") }
+        window.act { window.key("Return") }
+        window.act { window.key("Up") }
+        window.act { window.key("Escape") }
+        window.act { window.send(.exit(.close)) }
+        let transcript = try Transcript(text: window.transcript, name: "edit-last")
+        let output = try Replayer(transcript: transcript, settings: transcript.settings, data: .empty).run()
+        #expect(output.jsonLines == window.transcript)
+        let sends = output.events.compactMap { line -> String? in
+            guard case let .send(text, editsLast) = line.event else { return nil }
+            return editsLast ? "edit: \(text)" : text
+        }
+        #expect(sends == ["edit: from yesterday!", "today"])
+        guard case .exit(let text, _, _, _)? = output.events.last?.event else { Issue.record("no exit"); return }
+        #expect(text == "", "Escape left the input empty and the message as sent")
+        // The new lines (`history`, `send` with `edits_last`) are documented trace v1.
+        let schema = try TraceSchema(contentsOf: repositoryRoot().appendingPathComponent("docs/trace-schema.json"))
+        for line in window.transcript.split(separator: "\n") {
+            #expect(schema.validate(String(line)).isEmpty, "\(line): \(schema.validate(String(line)))")
+        }
+        #expect(window.transcript.contains(#""ev":"history""#) && window.transcript.contains(#""edits_last":true"#))
     }
 
     /// A caret moved by the window in the recording is moved in the replay, mapped onto the

@@ -120,7 +120,7 @@ struct Outcome {
         for (_, event) in output.events {
             switch event {
             case .exit(let text, _, _, _): finalText = text
-            case .send(let text): sent.append(text)
+            case .send(let text, _): sent.append(text)
             case .limit(let removed, _): limitCuts.append(removed)
             case .accept(_, let text): accepted.append(text)
             case .edit(let edit): origins.insert(edit.origin.rawValue)

@@ -41,6 +41,36 @@ extension GtkWindowSuites {
             #expect(restored.storeNoticeShown == nil)
         }
 
+        @Test func upInAnEmptyInputEditsTheLastMessageSentBeforeTheWindowOpened() async throws {
+            let profileDirectory = try GtkFixture.newProfile()
+            let store = try #require(StoreOpener.open(directory: URL(fileURLWithPath: profileDirectory)).store)
+            try store.recordSent("older", draftAfter: .empty)
+            try store.recordSent("see you tomorow", draftAfter: .empty)
+            let profile = ProfileOpening.open(directory: profileDirectory)
+            let (composer, _) = try await GtkFixture.composer(
+                ComposerOptions(profileDirectory: profileDirectory, restoresDraft: true), profile: profile)
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.wait("the history in the list") { composer.shownMessages == ["older", "see you tomorow"] }
+            #expect(composer.composer.lastSent == "see you tomorow")
+
+            try GtkFixture.xdotool.key(["Up"])
+            try await GtkFixture.settled(composer, "the last message in the input") { composer.model.text == "see you tomorow" }
+            #expect(composer.sendButtonLabel == "Save")
+            try GtkFixture.xdotool.key(["BackSpace", "BackSpace"])
+            try GtkFixture.xdotool.type("row")
+            try await GtkFixture.settled(composer, "the fix") { composer.model.text == "see you tomorrow" }
+            try GtkFixture.xdotool.key(["Return"])
+            try await GtkFixture.wait("the edited message in its place") {
+                composer.shownMessages == ["older", "see you tomorrow"]
+            }
+            #expect(composer.sendButtonLabel == "Send")
+            #expect(composer.model.text.isEmpty)
+            try await GtkFixture.wait("the edit in the profile") {
+                Self.saved(profileDirectory).messages.map(\.text) == ["older", "see you tomorrow"]
+            }
+            #expect(Self.saved(profileDirectory).messages.last?.editedAt != nil)
+        }
+
         @Test func textGivenOnTheCommandLineStartsInsteadOfTheDraft() async throws {
             let profileDirectory = try GtkFixture.newProfile()
             try #require(StoreOpener.open(directory: URL(fileURLWithPath: profileDirectory)).store)

@@ -15,7 +15,8 @@ extension ComposerController {
         profile.reports.handler = { [weak self] notice in self?.storeReported(notice) }
         if let notice = profile.notice { storeReported(notice) }
         let messages = profile.restored.messages
-        guard !messages.isEmpty else { return }
+        guard let last = messages.last else { return }
+        forward(.historyRestored(lastSent: last.text))
         // After the first frame: a long history must not delay the draft's appearance.
         afterFirstFrame { [weak self] in
             guard let self, !destroyed else { return }
@@ -48,6 +49,9 @@ extension ComposerController {
     public var storeNoticeShown: String? {
         gtk_widget_get_visible(ui.storeNotice) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.storeNotice))) : nil
     }
+
+    /// What the Send button says ("Save" while the last message is edited) (tests).
+    public var sendButtonLabel: String { string(fromBorrowed: gtk_button_get_label(cast(ui.sendButton))) }
 
     /// The texts of the message list as shown (tests).
     public var shownMessages: [String] { ui.messageList.shownTexts }

@@ -7,8 +7,11 @@ extension Composer {
         settle()
         switch model.sendDecision(limit: limit) {
         case .send(let message):
-            effects.append(.sent(message))
-            trace(.send(message))
+            let edits = isEditingLastSent
+            effects.append(edits ? .sentEdited(message) : .sent(message))
+            trace(.send(message, editsLast: edits))
+            lastSent = message
+            if edits { stopEditingLastSent() }
             traceEdit { model.applyDelete(range: 0..<model.document.scalarCount, origin: .program) }
             effects.append(.clear)
             settle()
@@ -42,6 +45,33 @@ extension Composer {
         effects.append(.resetInputMethod)
         completionChanged(completion.didAccept(acceptance))
         settle()
+    }
+
+    /// Up in an empty input: the last sent message comes back into the input to be edited,
+    /// caret at its end; Send replaces it, Escape leaves it as it was.
+    func editLastSent() {
+        guard !exited, let message = lastSent, model.document.isEmpty, !isEditingLastSent else { return }
+        edit(0..<0, with: message, origin: .program)
+        let end = message.unicodeScalars.count
+        select(end)
+        isEditingLastSent = true
+        effects.append(.editingLastSent(true))
+        effects.append(.resetInputMethod)
+        settle()
+    }
+
+    /// Escape while editing: the input empties (undoably) and the message stays as sent.
+    func cancelEditingLastSent() {
+        guard !exited, isEditingLastSent else { return }
+        stopEditingLastSent()
+        if !model.document.isEmpty { edit(0..<model.document.scalarCount, with: "", origin: .program) }
+        effects.append(.resetInputMethod)
+        settle()
+    }
+
+    private func stopEditingLastSent() {
+        isEditingLastSent = false
+        effects.append(.editingLastSent(false))
     }
 
     /// Shift+Enter: a line break where the caret is, replacing the selection, as typing it

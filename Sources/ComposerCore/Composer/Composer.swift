@@ -40,6 +40,11 @@ public final class Composer {
     /// What a routed key meant when it was pressed, until the input method has had it.
     private var pressedKey: (command: KeyCommand, wasComposing: Bool)?
     public internal(set) var exited = false
+    /// The last message sent (this session, or before it: `historyRestored`): Up in an
+    /// empty input edits it.
+    public internal(set) var lastSent: String?
+    /// Whether the input holds the last sent message being edited: Send replaces it.
+    public internal(set) var isEditingLastSent = false
     /// Settles run so far.
     public private(set) var settleCount = 0
 
@@ -66,7 +71,14 @@ public final class Composer {
     /// itself and report `keyFiltered`): the keys that send, break the line or work the
     /// completion list. Every other key is the text view's.
     public func routes(keyName: String, shift: Bool) -> Bool {
-        KeyCommand(keyName: keyName, shift: shift, completionOpen: completion.isOpen) != nil
+        keyCommand(keyName, shift: shift) != nil
+    }
+
+    /// What `keyName` means now, if the composer routes it.
+    private func keyCommand(_ keyName: String, shift: Bool) -> KeyCommand? {
+        KeyCommand(keyName: keyName, shift: shift, completionOpen: completion.isOpen,
+                   canEditLastSent: lastSent != nil && model.document.isEmpty && !isEditingLastSent,
+                   editingLastSent: isEditingLastSent)
     }
 
     /// Handles one input event and returns what the window must do, in order. Never called
@@ -234,6 +246,9 @@ public final class Composer {
             effects.append(.keyboardChanged(keyboard.current))
         case .laidOut(let layout):
             trace(.layout(layout))
+        case .historyRestored(let message):
+            lastSent = message
+            trace(.history(lastSent: message))
         case .ready:
             trace(.ready)
         case .settle:
@@ -264,7 +279,7 @@ public final class Composer {
     private func keyPressed(name: String, shift: Bool) {
         guard !exited else { return }
         origins.keyPressed()
-        guard let command = KeyCommand(keyName: name, shift: shift, completionOpen: completion.isOpen) else {
+        guard let command = keyCommand(name, shift: shift) else {
             trace(.key(keyval: name, consumed: nil, shift: shift))
             return
         }
@@ -274,7 +289,7 @@ public final class Composer {
 
     private func keyFiltered(name: String, shift: Bool, consumed: Bool) {
         let pressed = pressedKey
-            ?? KeyCommand(keyName: name, shift: shift, completionOpen: completion.isOpen).map { ($0, model.isComposing) }
+            ?? keyCommand(name, shift: shift).map { ($0, model.isComposing) }
         pressedKey = nil
         let held = heldTrace ?? []
         heldTrace = nil
@@ -290,6 +305,8 @@ public final class Composer {
         case .perform(.completionNext): completionChanged(completion.moveSelection(by: 1))
         case .perform(.completionClose): completionChanged(completion.close())
         case .perform(.completionAccept): acceptCompletion(nil)
+        case .perform(.editLastSent): editLastSent()
+        case .perform(.cancelEdit): cancelEditingLastSent()
         }
     }
 

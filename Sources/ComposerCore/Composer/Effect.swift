@@ -27,6 +27,11 @@ public enum Effect: Equatable, Sendable {
     case bell
     /// The message was sent: show it in the list.
     case sent(String)
+    /// The last sent message was edited: show its new text in its place.
+    case sentEdited(String)
+    /// Editing the last sent message starts (true) or ends (false): Send saves the edit,
+    /// Escape cancels it.
+    case editingLastSent(Bool)
     /// The input method's idea of the text is stale after the composer's own edit.
     case resetInputMethod
     /// Keep the caret in view (after a newline).

@@ -60,6 +60,9 @@ public enum InputEvent: Equatable, Sendable {
     case keyboardObserved(KeyboardObservation)
     /// The panel was laid out anew (the window measured and solved it).
     case laidOut(Layout)
+    /// The last message sent before this session, from the profile (Up in an empty input
+    /// edits it).
+    case historyRestored(lastSent: String)
     /// The window is shown, its input has the keyboard focus and the data is in.
     case ready
     /// Input has settled: the current event is fully handled (an idle, or the frame's

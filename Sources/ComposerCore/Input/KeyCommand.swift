@@ -11,13 +11,20 @@ public enum KeyCommand: Equatable, Sendable {
     case completionNext
     case completionAccept
     case completionClose
+    /// Up in an empty input: edit the last sent message (as in the chat apps people use).
+    case editLastSent
+    /// Escape while editing the last sent message: leave it as it was.
+    case cancelEdit
 
     static let enterKeys: Set<String> = ["Return", "KP_Enter", "ISO_Enter"]
 
     /// Key names are GDK keyval names ("Return", "KP_Enter", "Up", "Tab"…). The list keys
     /// are routed only while the completion list is open; otherwise they stay the text
     /// view's (Up moves the caret, Tab moves focus).
-    public init?(keyName: String, shift: Bool, completionOpen: Bool = false) {
+    /// `canEditLastSent`: the input is empty and a message was sent (Up is routed);
+    /// `editingLastSent`: an edit of it is in progress (Escape is routed).
+    public init?(keyName: String, shift: Bool, completionOpen: Bool = false,
+                 canEditLastSent: Bool = false, editingLastSent: Bool = false) {
         if completionOpen {
             switch keyName {
             case "Up", "KP_Up": self = .completionPrevious; return
@@ -28,6 +35,8 @@ public enum KeyCommand: Equatable, Sendable {
             default: break
             }
         }
+        if canEditLastSent, !shift, keyName == "Up" || keyName == "KP_Up" { self = .editLastSent; return }
+        if editingLastSent, keyName == "Escape" { self = .cancelEdit; return }
         guard Self.enterKeys.contains(keyName) else { return nil }
         self = shift ? .newline : .send
     }

@@ -35,7 +35,7 @@ enum InspectorSummary {
             return "layout: input \(layout.input), list \(layout.list), completion \(layout.completion), keyboard \(layout.keyboard)"
         case .keyboard(let keyboard):
             return keyboard.visible ? "keyboard shown (\(keyboard.height) px, \(keyboard.source.rawValue))" : "keyboard hidden"
-        case .send(let text): return "sent “\(text)”"
+        case let .send(text, editsLast): return editsLast ? "edited the last message: “\(text)”" : "sent “\(text)”"
         case let .exit(text, _, preedit, reason):
             return "exit (\(reason.rawValue)) with “\(text)”" + (preedit.isEmpty ? "" : ", preedit “\(preedit)”")
         case .settle: return "settled"
@@ -44,6 +44,7 @@ enum InspectorSummary {
         case .data(let data): return "data: " + data.sources.map { "\($0.count) \($0.name)" }.joined(separator: ", ")
         case .diverged(let text): return "the buffer diverged: “\(text)”"
         case .inputMethodLost(let name): return "the input method left the bus (\(name))"
+        case .history(let lastSent): return "the last message sent before: “\(lastSent)”"
         }
     }
 }

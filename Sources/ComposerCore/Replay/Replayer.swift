@@ -124,6 +124,7 @@ public final class Replayer {
         case .command(let command): feed(command.inputEvent)
         case .data(let arrived): installData(arrived)
         case .inputMethodLost(let name): feed(.inputMethodLost(name: name))
+        case .history(let lastSent): feed(.historyRestored(lastSent: lastSent))
         case .diverged(let text):
             recorded.applyDelete(range: 0..<recorded.document.scalarCount, origin: .program)
             recorded.applyInsert(at: 0, text: text, origin: .program)

@@ -54,7 +54,7 @@ extension TraceEvent {
         case "keyboard":
             return .keyboard(KeyboardEvent(visible: try line.bool("visible"), height: try line.int("height", minimum: 0),
                                            overlap: try line.int("overlap", minimum: 0), source: try line.enumValue("source")))
-        case "send": return .send(try line.string("text"))
+        case "send": return .send(try line.string("text"), editsLast: try line.optionalBool("edits_last") ?? false)
         case "exit":
             return .exit(text: try line.string("text"), caret: try line.int("caret", minimum: 0),
                          preedit: try line.string("preedit"), reason: try line.enumValue("reason"))
@@ -65,6 +65,7 @@ extension TraceEvent {
         case "data": return .data(try decodeData(line))
         case "diverged": return .diverged(text: try line.string("text"))
         case "input-method-lost": return .inputMethodLost(name: try line.string("name"))
+        case "history": return .history(lastSent: try line.string("last_sent"))
         default: throw TranscriptProblem("unknown event \"\(name)\"")
         }
     }

@@ -34,7 +34,9 @@ public enum TraceEvent: Equatable, Sendable {
     case layout(Layout)
     /// The on-screen keyboard changed (shown, hidden, or a new height or overlap).
     case keyboard(KeyboardEvent)
-    case send(String)
+    /// The message was sent; `editsLast`: it replaces the last sent message (Up in an
+    /// empty input, then Send).
+    case send(String, editsLast: Bool = false)
     case exit(text: String, caret: Int, preedit: String, reason: ExitReason)
 
     // MARK: Replay inputs: what the window observed that no line above records
@@ -52,6 +54,9 @@ public enum TraceEvent: Equatable, Sendable {
     /// The input method's daemon left the session bus (`name`: its D-Bus name); a composition
     /// it was showing is over.
     case inputMethodLost(name: String)
+    /// The last message sent before this session (kept in the profile): Up in an empty
+    /// input edits it.
+    case history(lastSent: String)
 
     /// The trace version written in `start`'s "v" field.
     public static let traceVersion = 1
@@ -84,6 +89,7 @@ public enum TraceEvent: Equatable, Sendable {
         case .data: return "data"
         case .diverged: return "diverged"
         case .inputMethodLost: return "input-method-lost"
+        case .history: return "history"
         }
     }
 
@@ -155,8 +161,8 @@ public enum TraceEvent: Equatable, Sendable {
                 ("visible", .bool(keyboard.visible)), ("height", .int(keyboard.height)),
                 ("overlap", .int(keyboard.overlap)), ("source", .string(keyboard.source.rawValue)),
             ]
-        case let .send(text):
-            return [("text", .string(text))]
+        case let .send(text, editsLast):
+            return [("text", .string(text))] + (editsLast ? [("edits_last", .bool(true))] : [])
         case let .exit(text, caret, preedit, reason):
             return [
                 ("text", .string(text)), ("caret", .int(caret)),
@@ -179,6 +185,8 @@ public enum TraceEvent: Equatable, Sendable {
             return [("text", .string(text))]
         case let .inputMethodLost(name):
             return [("name", .string(name))]
+        case let .history(lastSent):
+            return [("last_sent", .string(lastSent))]
         }
     }
 
