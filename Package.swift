@@ -113,7 +113,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ComposerCore", "TestHarness"],
+            dependencies: ["ComposerCore", "ComposerStore", "TestHarness"],
             // The scripted IBus engine is a Python program the tests start from the source tree.
             exclude: ["Engines"]
         ),

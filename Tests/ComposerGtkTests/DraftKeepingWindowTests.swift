@@ -1,4 +1,5 @@
 import CGtk
+import GtkBinding
 import ComposerApp
 import ComposerCore
 import ComposerStore
@@ -69,6 +70,20 @@ extension GtkWindowSuites {
                 Self.saved(profileDirectory).messages.map(\.text) == ["older", "see you tomorrow"]
             }
             #expect(Self.saved(profileDirectory).messages.last?.editedAt != nil)
+        }
+
+        @Test func closingTheWindowRightAfterTypingKeepsTheDraft() async throws {
+            let profileDirectory = try GtkFixture.newProfile()
+            let profile = ProfileOpening.open(directory: profileDirectory)
+            let (composer, quit) = try await GtkFixture.composer(
+                ComposerOptions(profileDirectory: profileDirectory, restoresDraft: true), profile: profile)
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.xdotool.type("closing now")
+            try await GtkFixture.wait("the text") { composer.model.text == "closing now" }
+            // The window manager's close button: close-request, the exit, the flush.
+            gtk_window_close(cast(composer.window))
+            #expect(quit.count == 1)
+            #expect(Self.saved(profileDirectory).draft.text == "closing now", "written before the app quits")
         }
 
         @Test func textGivenOnTheCommandLineStartsInsteadOfTheDraft() async throws {
