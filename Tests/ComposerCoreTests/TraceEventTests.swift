@@ -45,6 +45,7 @@ struct TraceEventTests {
         (.keyboard(KeyboardEvent(visible: true, height: 214, overlap: 0, source: .resize)),
          #"{"ev":"keyboard","t":42,"visible":true,"height":214,"overlap":0,"source":"resize"}"#),
         (.send("hi"), #"{"ev":"send","t":42,"text":"hi"}"#),
+        (.send("hi!", editsLast: true), #"{"ev":"send","t":42,"text":"hi!","edits_last":true}"#),
         (.exit(text: "子猫", caret: 2, preedit: "", reason: .ctrlQ), #"{"ev":"exit","t":42,"text":"子猫","caret":2,"preedit":"","reason":"ctrl-q"}"#),
         (.settle, #"{"ev":"settle","t":42}"#),
         (.selection(anchor: 4, caret: 1), #"{"ev":"selection","t":42,"anchor":4,"caret":1}"#),
@@ -58,6 +59,7 @@ struct TraceEventTests {
          #"{"ev":"data","t":42,"sources":{"people":14,"channels":6},"recents":{"people":["u0002","u0001"]}}"#),
         (.diverged(text: "abc"), #"{"ev":"diverged","t":42,"text":"abc"}"#),
         (.inputMethodLost(name: "org.fcitx.Fcitx5"), #"{"ev":"input-method-lost","t":42,"name":"org.fcitx.Fcitx5"}"#),
+        (.history(lastSent: "see you"), #"{"ev":"history","t":42,"last_sent":"see you"}"#),
     ]
 
     /// A trace line read back is the event that wrote it (what replay relies on).

@@ -114,4 +114,38 @@ struct DraftPersistenceEndToEndTests {
         #expect(messages.map(\.text) == ["sent <i>first</i>!"])
         try Transcripts.replayAndKeep(restarted.traceURL, as: "edit-last-sent-after-restart", in: restarted.session)
     }
+
+    /// GtkApplication's inhibit API, as a GNOME session sees it: while a draft is not saved
+    /// yet the app asks org.gnome.SessionManager to hold a logout (flag 1), and lets go once
+    /// it is written. The session manager here is a stand-in that logs the calls.
+    @Test(.timeLimit(.minutes(2)))
+    func aLogoutIsHeldWhileTheDraftIsNotSavedYet() throws {
+        let profile = try Self.sharedProfile("e2e-inhibit-profile")
+        defer { try? FileManager.default.removeItem(at: profile) }
+        var calls: URL!
+        let cs = try ComposerSession(.gtkSimple, arguments: ["--profile", profile.path], name: "e2e-logout-inhibit") { session in
+            calls = session.directory.appendingPathComponent("session-manager.log")
+            let script = ScriptedEngineSession.engines.appendingPathComponent("fake_session_manager.py")
+            _ = try session.launch("fake-session-manager", executable: "/usr/bin/python3", arguments: [script.path, calls.path])
+            try Wait.until("the stand-in session manager on the bus", timeout: .seconds(20)) {
+                (try? String(contentsOf: calls, encoding: .utf8))?.contains("ready") == true
+            }
+        }
+        defer { cs.stop() }
+        func log() -> [String] {
+            ((try? String(contentsOf: calls, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+        try cs.xdotool.type("hold on")
+        try cs.trace.waitFor("the text") { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "hold on" }
+        let inhibit = try Wait.until("an Inhibit call", timeout: .seconds(10)) { log().first { $0.hasPrefix("inhibit ") } }
+        #expect(inhibit.contains("flags=1"), "GTK_APPLICATION_INHIBIT_LOGOUT: \(inhibit)")
+        #expect(inhibit.contains("app=io.github.imecomposer.ImeComposer") && inhibit.contains("reason=Saving your draft"))
+        let cookie = try #require(inhibit.split(separator: " ").dropFirst().first.map(String.init))
+        try Wait.until("the Uninhibit once saved", timeout: .seconds(10)) { log().contains("uninhibit \(cookie)") ? true : nil }
+        #expect(Self.savedDraft(in: profile)?.text == "hold on", "let go only once the draft is written")
+        #expect(try cs.terminateApp() == 0)
+        let inhibits = log().filter { $0.hasPrefix("inhibit ") }.count
+        let uninhibits = log().filter { $0.hasPrefix("uninhibit ") }.count
+        #expect(inhibits == uninhibits, "every hold let go: \(log())")
+    }
 }

@@ -87,8 +87,11 @@ public final class ComposerSession: @unchecked Sendable {
     ///   - arguments: extra `ime-composer` arguments (e.g. `["--text", "abc", "--caret", "1"]`).
     ///   - environment: extra environment for the app only.
     ///   - binary: the executable (default `ComposerBinary.path`).
+    ///   - beforeLaunch: runs once the session bus is up, before the app starts (a service
+    ///     the app looks for at start-up, such as a session manager).
     public init(_ kind: InputMethodKind, arguments: [String] = [], environment: [String: String] = [:],
-                binary: String? = nil, name: String? = nil, timeout: Duration = .seconds(30)) throws {
+                binary: String? = nil, name: String? = nil, timeout: Duration = .seconds(30),
+                beforeLaunch: ((TestSession) throws -> Void)? = nil) throws {
         try Prerequisites.require(Prerequisites.x11 + (kind.ibusEngine != nil ? Prerequisites.ibus : []))
         if let engine = kind.ibusEngine { try Prerequisites.requireIBusEngine(engine) }
         let binary = try binary ?? ComposerBinary.path
@@ -105,6 +108,7 @@ public final class ComposerSession: @unchecked Sendable {
             case .gtkSimple, .fcitxAnthy, .fcitxHangul: ibus = nil
             }
             fcitx = try kind.fcitxInputMethod.map { try Fcitx5.start(in: session, inputMethod: $0) }
+            try beforeLaunch?(session)
             let traceURL = session.directory.appendingPathComponent("trace.jsonl")
             var env = environment
             env["GTK_IM_MODULE"] = kind.gtkIMModule
