@@ -141,7 +141,7 @@ struct DraftPersistenceEndToEndTests {
         #expect(inhibit.contains("flags=1"), "GTK_APPLICATION_INHIBIT_LOGOUT: \(inhibit)")
         #expect(inhibit.contains("app=io.github.imecomposer.ImeComposer") && inhibit.contains("reason=Saving your draft"))
         let cookie = try #require(inhibit.split(separator: " ").dropFirst().first.map(String.init))
-        try Wait.until("the Uninhibit once saved", timeout: .seconds(10)) { log().contains("uninhibit \(cookie)") ? true : nil }
+        _ = try Wait.until("the Uninhibit once saved", timeout: .seconds(10)) { log().contains("uninhibit \(cookie)") ? true : nil }
         #expect(Self.savedDraft(in: profile)?.text == "hold on", "let go only once the draft is written")
         #expect(try cs.terminateApp() == 0)
         let inhibits = log().filter { $0.hasPrefix("inhibit ") }.count
