@@ -134,4 +134,55 @@ struct TraceWriterTests {
         writer.emit(.commit("also lost"))
         #expect(writer.emitted.last == .commit("also lost"), "in-process history goes on")
     }
+
+    /// A reader that does not read (yet): emitting never blocks; what the pipe cannot take
+    /// waits in order and reaches the reader, whole, once it reads.
+    @Test(.timeLimit(.minutes(1))) func aStalledReaderNeverBlocksAndLaterGetsEveryLine() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let fifo = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        let writer = try TraceWriter(path: fifo)
+        let commits = (0..<2_000).map { "line \($0) " + String(repeating: "字", count: 40) }
+        for text in commits { writer.emit(.commit(text)) }  // ~300 KB: far past the pipe's buffer
+        #expect(writer.pendingBytes > 0, "the rest waits for the reader")
+        #expect(writer.failure == nil)
+
+        var received = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let deadline = Date().addingTimeInterval(30)
+        while received.filter({ $0 == UInt8(ascii: "\n") }).count < commits.count, Date() < deadline {
+            let count = Foundation.read(reader, &buffer, buffer.count)
+            if count > 0 {
+                received += buffer.prefix(count)
+            } else {
+                var poller = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+                _ = poll(&poller, 1, 100)
+            }
+        }
+        let lines = String(decoding: received, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == commits.count)
+        for (line, text) in zip(lines, commits) {
+            #expect(line.hasPrefix(#"{"ev":"commit""#) && line.contains(text))
+        }
+        #expect(writer.pendingBytes == 0)
+    }
+
+    /// A reader that never reads: past the limit the trace stops with a message, at once.
+    @Test(.timeLimit(.minutes(1))) func aReaderThatNeverReadsIsGivenUpOn() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let fifo = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        let writer = try TraceWriter(path: fifo)
+        let big = String(repeating: "x", count: 1 << 20)
+        for _ in 0..<20 { writer.emit(.commit(big)) }
+        #expect(writer.failure?.contains("its reader is not reading") == true)
+        #expect(writer.pendingBytes == 0, "nothing kept once given up")
+        writer.emit(.exit(text: "", caret: 0, preedit: "", reason: .close))  // returns at once
+    }
 }

@@ -17,8 +17,8 @@ public final class TraceWriter {
     /// How many recent events are kept in memory for in-process tests.
     public static let historyCapacity = 10_000
 
-    private var fileDescriptor: Int32?
-    private let ownsFileDescriptor: Bool
+    /// Nil when tracing is off.
+    private let output: TraceOutput?
     private let startInstant = ContinuousClock.now
     private var history = BoundedHistory<TraceEvent>(capacity: TraceWriter.historyCapacity)
     /// Whether `emitted` is kept: in-process tests read it; the app does not (a trace of
@@ -28,8 +28,9 @@ public final class TraceWriter {
     /// Whether anything is written (false for `disabled()`).
     public private(set) var isEnabled: Bool
 
-    /// Why writing stopped (the reader of `--trace -` went away, the disk is full), if it did.
-    public private(set) var failure: String?
+    /// Why writing stopped (the reader of `--trace -` went away or stalled, the disk is
+    /// full), if it did.
+    public var failure: String? { output?.failure }
 
     /// Opens `path` for writing (created or truncated, readable by its owner only: a trace
     /// is a keystroke log); "-" means standard output. A symbolic link is refused: another
@@ -38,8 +39,7 @@ public final class TraceWriter {
         isEnabled = true
         self.keepsHistory = keepsHistory
         if path == "-" {
-            fileDescriptor = STDOUT_FILENO
-            ownsFileDescriptor = false
+            output = TraceOutput(descriptor: STDOUT_FILENO, ownsDescriptor: false)
             return
         }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -50,24 +50,18 @@ public final class TraceWriter {
         // An existing file keeps its mode through O_TRUNC: make it private too.
         var status = stat()
         if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { fchmod(descriptor, 0o600) }
-        fileDescriptor = descriptor
-        ownsFileDescriptor = true
+        output = TraceOutput(descriptor: descriptor, ownsDescriptor: true)
     }
 
     private init(disabled: Void) {
         isEnabled = false
         keepsHistory = true
-        fileDescriptor = nil
-        ownsFileDescriptor = false
+        output = nil
     }
 
     /// A writer that writes nothing (tracing off). It still remembers `emitted`.
     public static func disabled() -> TraceWriter {
         TraceWriter(disabled: ())
-    }
-
-    deinit {
-        if ownsFileDescriptor, let fileDescriptor { close(fileDescriptor) }
     }
 
     /// The last `historyCapacity` events emitted, oldest first.
@@ -90,36 +84,12 @@ public final class TraceWriter {
         guard !isFinished else { return }
         if case .exit = event { isFinished = true }
         if keepsHistory { history.append(event) }
-        guard let fileDescriptor else { return }
-        let line = event.json(t: elapsedMilliseconds).serialized() + "\n"
-        if let error = Self.writeAll(Array(line.utf8), to: fileDescriptor) { stopWriting(error) }
+        guard let output else { return }
+        output.write(Array((event.json(t: elapsedMilliseconds).serialized() + "\n").utf8))
+        // The last line: give a slow reader a moment to take everything.
+        if isFinished { output.finish() }
     }
 
-    /// The trace cannot be written any more: say so once on stderr and go on without it (the
-    /// composer must keep working when its trace cannot; the app ignores SIGPIPE for this).
-    private func stopWriting(_ error: Int32) {
-        if ownsFileDescriptor, let fileDescriptor { close(fileDescriptor) }
-        fileDescriptor = nil
-        let reason = error == EPIPE ? "its reader went away" : String(cString: strerror(error))
-        failure = reason
-        FileHandle.standardError.write(Data("ime-composer: the trace stopped: \(reason); composing goes on\n".utf8))
-    }
-
-    /// Writes every byte, retrying short writes and EINTR; returns the errno that stopped it.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return written < 0 ? errno : EIO
-                }
-            }
-            return nil
-        }
-    }
+    /// Bytes waiting for a slow trace reader (tests).
+    public var pendingBytes: Int { output?.pendingCount ?? 0 }
 }
