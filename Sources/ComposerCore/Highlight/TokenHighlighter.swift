@@ -52,7 +52,7 @@ public final class TokenHighlighter: SettleStep {
     private let longestName: [Int]
     /// Ranges known to carry each kind's tag (indexed like `HighlightKind.allCases`), as
     /// of `seenSequence`.
-    private var highlighted: [[Range<Int>]] = Array(repeating: [], count: HighlightKind.allCases.count)
+    private var highlighted: [ShiftedRanges] = Array(repeating: ShiftedRanges(), count: HighlightKind.allCases.count)
     private var seenSequence = -1
     private var scanned = false
 
@@ -89,7 +89,7 @@ public final class TokenHighlighter: SettleStep {
     }
 
     /// The ranges this step believes carry `kind`'s tag (after the last settle).
-    public func ranges(of kind: HighlightKind) -> [Range<Int>] { highlighted[kind.index] }
+    public func ranges(of kind: HighlightKind) -> [Range<Int>] { highlighted[kind.index].elements }
 
     public func settle(_ model: ComposerModel, into output: inout SettleOutput) {
         let log = model.log
@@ -122,7 +122,7 @@ public final class TokenHighlighter: SettleStep {
                     let inherits = edit.insertedScalarCount > 0
                         && Self.isInsideRun(edit.range, highlighted[kind], inherited[kind].ranges)
                     if inherits || !inherited[kind].ranges.isEmpty { inherited[kind].apply(edit, tagging: inherits) }
-                    Self.map(&highlighted[kind], through: edit)
+                    highlighted[kind].map(through: edit)
                 }
                 dirty.apply(edit)
             }
@@ -136,7 +136,7 @@ public final class TokenHighlighter: SettleStep {
             // one. Should the log ever have dropped edits this step has not seen,
             // start afresh the same way, with any text possibly tagged.
             if scanned { unknown = InsertedRanges(ranges: count > 0 ? [0..<count] : []) }
-            highlighted = highlighted.map { _ in [] }
+            highlighted = highlighted.map { _ in ShiftedRanges() }
             windows = reaches.map { _ in [0..<count] }
             scanned = true
         }
@@ -158,7 +158,7 @@ public final class TokenHighlighter: SettleStep {
                     let (window, sigilsFrom) = narrowed(reachedWindow, kind: kind, text: text, from: readStart, count: count)
                     let tokens = scan(HighlightKind.allCases[kind], text, from: readStart, sigilsFrom: sigilsFrom,
                                       endsText: endsText, covering: window)
-                    let known = Self.clip(highlighted[kind], to: window)
+                    let known = highlighted[kind].clip(to: window)
                     let fresh = Self.clip(anyTagPossible ? unknown.ranges : inherited[kind].ranges, to: window)
                     let wanted = Self.clip(tokens, to: window)
                     if wanted == known {
@@ -169,7 +169,7 @@ public final class TokenHighlighter: SettleStep {
                     }
                     add[kind] += RangeSet.subtract(wanted, known)
                     remove[kind] += RangeSet.subtract(RangeSet.union(known, fresh), wanted)
-                    Self.replace(&highlighted[kind], in: window, with: wanted)
+                    highlighted[kind].replace(in: window, with: wanted)
                 }
             }
         }
@@ -329,52 +329,6 @@ public final class TokenHighlighter: SettleStep {
 
     // MARK: sorted, disjoint ranges
 
-    /// Maps tagged ranges through `edit` (the inserted text is not counted as tagged),
-    /// like `InsertedRanges.apply(_:tagging: false)` but leaving the ranges before the
-    /// edit untouched.
-    static func map(_ ranges: inout [Range<Int>], through edit: Edit) {
-        let start = edit.range.lowerBound, end = edit.range.upperBound
-        let delta = edit.insertedScalarCount - (end - start)
-        func mapped(_ offset: Int) -> Int {
-            offset <= start ? offset : offset <= end ? start : offset - (end - start)
-        }
-        let first = firstIndex(in: ranges) { $0.upperBound > start }
-        guard first < ranges.count else { return }
-        var tail: [Range<Int>] = []
-        tail.reserveCapacity(ranges.count - first + 1)
-        for range in ranges[first...] {
-            let piece: [Range<Int>]
-            if range.lowerBound >= end {
-                piece = [(range.lowerBound + delta)..<(range.upperBound + delta)]
-            } else {
-                let lower = mapped(range.lowerBound), upper = mapped(range.upperBound)
-                let inserted = edit.insertedScalarCount
-                if lower >= upper {
-                    piece = []
-                } else if start <= lower {
-                    piece = [(lower + inserted)..<(upper + inserted)]
-                } else if start < upper {
-                    piece = [lower..<start, (start + inserted)..<(upper + inserted)]
-                } else {
-                    piece = [lower..<upper]
-                }
-            }
-            for range in piece where !range.isEmpty {
-                if let last = tail.last, range.lowerBound <= last.upperBound {
-                    tail[tail.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-                } else {
-                    tail.append(range)
-                }
-            }
-        }
-        ranges.replaceSubrange(first..., with: tail)
-        // A deletion can make the last untouched range meet the first mapped one.
-        if first > 0, first < ranges.count, ranges[first].lowerBound <= ranges[first - 1].upperBound {
-            ranges[first - 1] = ranges[first - 1].lowerBound..<max(ranges[first - 1].upperBound, ranges[first].upperBound)
-            ranges.remove(at: first)
-        }
-    }
-
     /// The parts of `ranges` inside `window`.
     static func clip(_ ranges: [Range<Int>], to window: Range<Int>) -> [Range<Int>] {
         var result: [Range<Int>] = []
@@ -387,36 +341,16 @@ public final class TokenHighlighter: SettleStep {
         return result
     }
 
-    /// `ranges` with what lies inside `window` replaced by `replacement` (inside it).
-    static func replace(_ ranges: inout [Range<Int>], in window: Range<Int>, with replacement: [Range<Int>]) {
-        let first = firstIndex(in: ranges) { $0.upperBound > window.lowerBound }
-        var last = first
-        while last < ranges.count, ranges[last].lowerBound < window.upperBound { last += 1 }
-        var middle: [Range<Int>] = []
-        if first < last, ranges[first].lowerBound < window.lowerBound {
-            middle.append(ranges[first].lowerBound..<window.lowerBound)
-        }
-        middle += replacement
-        if first < last, ranges[last - 1].upperBound > window.upperBound {
-            middle.append(window.upperBound..<ranges[last - 1].upperBound)
-        }
-        // Merge with the neighbours the window touches.
-        let lower = first > 0 ? first - 1 : first
-        let upper = last < ranges.count ? last + 1 : last
-        let merged = InsertedRanges.merged(Array(ranges[lower..<first]) + middle + Array(ranges[last..<upper]))
-        ranges.replaceSubrange(lower..<upper, with: merged)
-    }
-
     /// Whether text put in place of `range` lands strictly inside a run of the tag: the
     /// scalars on both sides of it carry the tag (in `known` or `alsoTagged`, text that
     /// inherited it earlier). That is where GTK's inserted text inherits a tag, and only there.
-    static func isInsideRun(_ range: Range<Int>, _ known: [Range<Int>], _ alsoTagged: [Range<Int>]) -> Bool {
+    static func isInsideRun(_ range: Range<Int>, _ known: ShiftedRanges, _ alsoTagged: [Range<Int>]) -> Bool {
         guard range.lowerBound > 0 else { return false }
         func contains(_ ranges: [Range<Int>], _ offset: Int) -> Bool {
             let index = firstIndex(in: ranges) { $0.upperBound > offset }
             return index < ranges.count && ranges[index].lowerBound <= offset
         }
-        func tagged(_ offset: Int) -> Bool { contains(known, offset) || contains(alsoTagged, offset) }
+        func tagged(_ offset: Int) -> Bool { known.contains(offset) || contains(alsoTagged, offset) }
         return tagged(range.lowerBound - 1) && tagged(range.upperBound)
     }
 

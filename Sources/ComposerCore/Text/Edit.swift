@@ -10,6 +10,9 @@ public struct Edit: Equatable, Sendable {
     public let removed: String
     public let inserted: String
     public let origin: EditOrigin
+    /// Number of scalars this edit adds at `range.lowerBound`. Counted once: every settle
+    /// step asks, and a 10 MB paste must not be counted over and over.
+    public let insertedScalarCount: Int
 
     public init(sequence: Int, range: Range<Int>, removed: String, inserted: String, origin: EditOrigin) {
         self.sequence = sequence
@@ -17,10 +20,8 @@ public struct Edit: Equatable, Sendable {
         self.removed = removed
         self.inserted = inserted
         self.origin = origin
+        insertedScalarCount = inserted.unicodeScalars.count
     }
-
-    /// Number of scalars this edit adds at `range.lowerBound`.
-    public var insertedScalarCount: Int { inserted.unicodeScalars.count }
 
     public static func == (lhs: Edit, rhs: Edit) -> Bool {
         lhs.sequence == rhs.sequence && lhs.range == rhs.range && lhs.origin == rhs.origin

@@ -1,0 +1,83 @@
+import CGtk
+import ComposerApp
+import ComposerCore
+import Foundation
+import GtkBinding
+import Testing
+
+extension GtkWindowSuites {
+    /// Hostile and huge input (#15): a paste of 100,000 lines or 10 MB leaves the window
+    /// responsive, its size alone, and the input under its cap in every frame.
+    @MainActor
+    @Suite struct HugePasteWindowTests {
+        /// Every painted frame's window, panel and input heights and the time since the
+        /// previous frame, from the window's frame clock.
+        @MainActor
+        final class FrameRecorder {
+            var frames: [(window: Int, panel: Int, input: Int, gapMicroseconds: Int)] = []
+            private var last = 0
+
+            init(_ composer: ComposerController) {
+                let window = composer.window
+                let clock = gtk_widget_get_frame_clock(window)!
+                onSignal(clock, "after-paint") { [weak self] in
+                    guard let self else { return }
+                    let now = g_get_monotonic_time()
+                    frames.append((Int(gtk_widget_get_height(window)), composer.panelHeight, composer.inputHeight,
+                                   last == 0 ? 0 : now - last))
+                    last = now
+                }
+            }
+        }
+
+        static func paste(_ text: String, into composer: ComposerController) async throws -> FrameRecorder {
+            let clipboard = gdk_display_get_clipboard(gdk_display_get_default())
+            gdk_clipboard_set_text(clipboard, text)
+            let frames = FrameRecorder(composer)
+            try GtkFixture.xdotool.key(["ctrl+v"])
+            try await GtkFixture.settled(composer, "the pasted text", timeoutMilliseconds: 120_000) {
+                composer.model.document.scalarCount == text.unicodeScalars.count
+            }
+            // Two frames painted after the settle: the input's new height is on screen.
+            let settledAt = frames.frames.count
+            gtk_widget_queue_draw(composer.window)
+            try await GtkFixture.wait("frames after the settle") {
+                if frames.frames.count < settledAt + 2 { gtk_widget_queue_draw(composer.window) }
+                return frames.frames.count >= settledAt + 2
+            }
+            return frames
+        }
+
+        /// Pastes `text` and checks every painted frame: the window keeps its size, the
+        /// input never exceeds its cap; prints the longest frame (the paste's own).
+        static func checkPaste(_ text: String, _ what: String) async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.settled(composer, "the first layout") { composer.layout != nil }
+            let windowHeight = Int(gtk_widget_get_height(composer.window))
+            let frames = try await Self.paste(text, into: composer)
+            let cap = composer.inputMaximumHeight
+            let longest = (frames.frames.map(\.gapMicroseconds).max() ?? 0) / 1000
+            print("\(what): \(frames.frames.count) frames, longest \(longest) ms; input \(frames.frames.map(\.input)), cap \(cap)")
+            #expect(frames.frames.allSatisfy { $0.window == windowHeight }, "the window never grows: \(frames.frames)")
+            #expect(frames.frames.allSatisfy { $0.input <= cap + 12 }, "the input never passes its cap (plus its margins)")
+            #expect(cap > 0 && cap < 200, "six lines, not the text: \(cap)")
+            #expect(frames.frames.last?.input ?? 0 > 60, "the input shows its full height after the paste")
+            #expect(composer.model.text == text)
+        }
+
+        @Test func aPasteOfAHundredThousandLines() async throws {
+            try await Self.checkPaste((0..<100_000).map { "line \($0) 行" }.joined(separator: "\n"), "100,000 lines")
+        }
+
+        @Test func aPasteOfTenMegabytes() async throws {
+            var text = ""
+            var index = 0
+            while text.utf8.count < 10_000_000 {
+                text += index.isMultiple(of: 2) ? "日本語の行です、長い貼り付け \(index)\n" : "an ASCII line of the paste number \(index)\n"
+                index += 1
+            }
+            try await Self.checkPaste(text, "10 MB")
+        }
+    }
+}
