@@ -149,6 +149,29 @@ struct ReplayerTests {
         #expect(text == "a\nb")
     }
 
+    /// A `text` line of a long draft carries its length: the replay reads the caret and
+    /// selection from it as from any `text` line.
+    @Test func aTextLineWithALengthIsReplayed() throws {
+        let settings = TranscriptSettings()
+        let lines = [
+            RecordingWindow.startLine(settings, t: 0),
+            #"{"ev":"settle","t":0}"#,
+            #"{"ev":"text","t":0,"text":"abc","caret":3,"sel":[3,3]}"#,
+            #"{"ev":"selection","t":1,"anchor":3,"caret":1}"#,
+            #"{"ev":"settle","t":1}"#,
+            #"{"ev":"text","t":1,"length":3,"caret":1,"sel":[1,3]}"#,
+            #"{"ev":"key","t":2,"keyval":"x"}"#,
+            #"{"ev":"commit","t":2,"text":"x"}"#,
+            #"{"ev":"edit","t":2,"origin":"im-commit","at":1,"removed":"bc","inserted":"x"}"#,
+            #"{"ev":"exit","t":3,"text":"ax","caret":2,"preedit":"","reason":"close"}"#,
+        ]
+        let transcript = try Self.transcript(lines)
+        #expect(transcript.lines.contains { if case .textLength(3, 1, TextSelection(anchor: 3, caret: 1)) = $0.event { true } else { false } })
+        let output = try Replayer(transcript: transcript, settings: settings, data: .empty).run()
+        guard case .exit(let text, _, _, _)? = output.events.last?.event else { Issue.record("no exit"); return }
+        #expect(text == "ax", "the selection from the length line was replaced by the commit")
+    }
+
     /// Up in an empty input edits the last sent message, sent before the session (the
     /// `history` line) or in it; the replay routes Up the same way and sends the edit.
     @Test func editingTheLastSentMessageReplays() throws {

@@ -89,7 +89,10 @@ struct TracePipeEndToEndTests {
             #expect(lines.last?.hasPrefix(#"{"ev":"exit""#) == true, "the exit line reached the reader")
             let schema = try TraceSchema(contentsOf: ComposerBinary.packageRoot.appendingPathComponent("docs/trace-schema.json"))
             #expect(lines.allSatisfy { schema.validate(String($0)).isEmpty }, "every line whole")
-            #expect(lines.contains { $0.hasPrefix(#"{"ev":"text""#) && $0.contains("draft abc\"") })
+            // The typed keys' edits, and the long draft's text line by its length.
+            #expect(lines.contains { $0.hasPrefix(#"{"ev":"edit""#) && $0.contains(#""inserted":"c""#) })
+            let length = text.unicodeScalars.count + 3
+            #expect(lines.contains { $0.hasPrefix(#"{"ev":"text""#) && $0.contains("\"length\":\(length),") })
         } catch {
             session.markFailed()
             throw error

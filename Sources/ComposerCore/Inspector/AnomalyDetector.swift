@@ -52,6 +52,8 @@ public struct AnomalyDetector: Sendable {
         case .text(let snapshot):
             context.text = Array(snapshot.text.unicodeScalars)
             context.caret = snapshot.caret
+        case let .textLength(_, caret, _):
+            context.caret = min(caret, context.text.count)
         case .inputMethodLost:
             context.composing = false
             context.preedit = ""

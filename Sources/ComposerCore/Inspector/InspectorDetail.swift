@@ -9,6 +9,7 @@ public enum InspectorDetail {
         case .edit(let edit):
             return (edit.removed.isEmpty ? [] : [("removed", edit.removed)]) + (edit.inserted.isEmpty ? [] : [("inserted", edit.inserted)])
         case .text(let snapshot): return [("text", snapshot.text)]
+        case let .textLength(length, _, _): return [("length", "\(length) scalars (too long to copy on every change)")]
         case let .send(text, editsLast): return [(editsLast ? "edited" : "sent", text)]
         case let .limit(removed, _): return [("cut", removed)]
         case let .accept(_, text): return [("accepted", text)]

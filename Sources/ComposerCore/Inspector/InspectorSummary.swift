@@ -21,6 +21,7 @@ enum InspectorSummary {
         case .surroundingRetrieve: return "surrounding text read"
         case let .surroundingDelete(offset, count): return "delete surrounding: offset \(offset), count \(count)"
         case .text(let snapshot): return "text “\(snapshot.text)” caret \(snapshot.caret)"
+        case let .textLength(length, caret, _): return "text of \(length) characters, caret \(caret)"
         case .edit(let edit):
             let change = edit.removed.isEmpty ? "inserted “\(edit.inserted)”"
                 : edit.inserted.isEmpty ? "deleted “\(edit.removed)”" : "replaced “\(edit.removed)” with “\(edit.inserted)”"

@@ -88,6 +88,8 @@ public final class Replayer {
         case .text(let snapshot):
             // An output; it also says where the recording's caret was.
             recorded.setSelection(anchor: snapshot.selection.anchor, caret: snapshot.caret)
+        case let .textLength(_, caret, selection):
+            recorded.setSelection(anchor: selection.anchor, caret: caret)
         case .limit, .overflow, .completion, .accept, .send:
             break  // the composer's decisions: the replay makes its own
         case .keyboard:

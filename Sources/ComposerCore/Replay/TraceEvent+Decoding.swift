@@ -34,8 +34,11 @@ extension TraceEvent {
             let bounds = try line.intPair("sel")
             let caret = try line.int("caret", minimum: 0)
             let anchor = caret == bounds.0 ? bounds.1 : bounds.0
-            return .text(TextSnapshot(text: try line.string("text"), caret: caret,
-                                      selection: TextSelection(anchor: anchor, caret: caret)))
+            let selection = TextSelection(anchor: anchor, caret: caret)
+            if line.json["text"] == nil, line.json["length"] != nil {
+                return .textLength(length: try line.int("length", minimum: 0), caret: caret, selection: selection)
+            }
+            return .text(TextSnapshot(text: try line.string("text"), caret: caret, selection: selection))
         case "edit":
             let at = try line.int("at", minimum: 0)
             let removed = try line.string("removed")

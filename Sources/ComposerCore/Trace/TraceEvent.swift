@@ -17,6 +17,10 @@ public enum TraceEvent: Equatable, Sendable {
     case surroundingRetrieve
     case surroundingDelete(offset: Int, count: Int)
     case text(TextSnapshot)
+    /// A `text` line of a draft too long to copy on every change (over
+    /// `TextChangeReporter.fullTextLimit` scalars): its length, caret and selection. The
+    /// `edit` lines before it say what changed.
+    case textLength(length: Int, caret: Int, selection: TextSelection)
     /// One change of the committed text as it happened, with its origin: what an input
     /// method really did (a delete-surrounding, several commits) is visible, not guessed.
     case edit(Edit)
@@ -73,7 +77,7 @@ public enum TraceEvent: Equatable, Sendable {
         case .preedit: return "preedit"
         case .commit: return "commit"
         case .surroundingRetrieve, .surroundingDelete: return "surrounding"
-        case .text: return "text"
+        case .text, .textLength: return "text"
         case .edit: return "edit"
         case .limit: return "limit"
         case .overflow: return "overflow"
@@ -130,6 +134,12 @@ public enum TraceEvent: Equatable, Sendable {
                 ("text", .string(snapshot.text)),
                 ("caret", .int(snapshot.caret)),
                 ("sel", .array([.int(snapshot.selection.lower), .int(snapshot.selection.upper)])),
+            ]
+        case let .textLength(length, caret, selection):
+            return [
+                ("length", .int(length)),
+                ("caret", .int(caret)),
+                ("sel", .array([.int(selection.lower), .int(selection.upper)])),
             ]
         case let .edit(edit):
             return [
