@@ -1,4 +1,4 @@
-import ComposerCore
+@testable import ComposerCore
 import PropertyBased
 import Testing
 
@@ -43,9 +43,20 @@ struct CompletionTriggerTests {
         #expect(word(text)?.query.isEmpty == false, "\(text)")
     }
 
-    @Test(arguments: ["mail@host", "田中@たな", "김@x", "Jiří@x", "a1@x", "tanaka", "@tana ", "@ta na", "@tana!", "ab#1"])
+    @Test(arguments: ["mail@host", "Jiří@x", "a1@x", "１２@x", "tanaka", "@tana ", "@ta na", "@tana!", "ab#1"])
     func noWordMidWordOrAfterTheWordEnded(text: String) {
         #expect(word(text) == nil, "\(text)")
+    }
+
+    /// Japanese, Chinese and Korean put no space between words (#17): a kanji, kana, Hangul
+    /// or Bopomofo right before the prefix is a boundary; Latin letters and digits are not.
+    @Test(arguments: [("お疲れ様です@tana", "tana"), ("田中さん@tanaka", "tanaka"), ("田中@たな", "たな"),
+                      ("김@x", "x"), ("안녕하세요#일반", "일반"), ("你好@wang", "wang"), ("ㄋㄧ@li", "li"),
+                      ("ｶﾀｶﾅ@x", "x"), ("猫です:ne", "ne")])
+    func prefixRightAfterAScriptWrittenWithoutSpaces(text: String, query: String) throws {
+        let found = try #require(word(text), "\(text)")
+        #expect(found.query == query)
+        #expect(found.range.upperBound == text.unicodeScalars.count)
     }
 
     @Test func fullWidthPrefixesAsJapaneseInputMethodsCommitThem() throws {
@@ -112,7 +123,8 @@ struct CompletionTriggerTests {
             #expect(found.query.unicodeScalars.allSatisfy(CompletionTrigger.isWordScalar))
             if found.range.lowerBound > 0 {
                 let before = scalars[found.range.lowerBound - 1]
-                #expect(!CompletionTrigger.isWordScalar(before) || "._-".unicodeScalars.contains(before))
+                #expect(!CompletionTrigger.isWordScalar(before) || "._-".unicodeScalars.contains(before)
+                        || CompletionTrigger.isUnspacedScript(before))
             }
         }
     }

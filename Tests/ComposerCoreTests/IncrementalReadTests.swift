@@ -53,7 +53,13 @@ private func referenceIsWord(_ scalar: Unicode.Scalar) -> Bool {
 }
 
 private func referenceMayPrecede(_ scalar: Unicode.Scalar) -> Bool {
-    if scalar.properties.isWhitespace { return true }
+    if scalar.properties.isWhitespace || scalar.properties.isIdeographic { return true }
+    // Kana, Hangul and Bopomofo blocks (#17: scripts written without spaces).
+    let unspaced: [ClosedRange<UInt32>] = [0x3040...0x309F, 0x30A0...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9F,
+                                           0x1B000...0x1B16F, 0xAC00...0xD7A3, 0x1100...0x11FF, 0x3130...0x318F,
+                                           0xA960...0xA97F, 0xD7B0...0xD7FF, 0xFFA0...0xFFDC, 0x3100...0x312F,
+                                           0x31A0...0x31BF]
+    if unspaced.contains(where: { $0.contains(scalar.value) }) { return true }
     switch scalar.value {
     case 0xFE00...0xFE0F, 0x200D, 0xE0020...0xE007F: return true
     default: break

@@ -119,7 +119,11 @@ private func oracle(_ text: String, people: [String] = people, channels: [String
             var runEnd = index + 1
             while runEnd < scalars.count, CompletionTrigger.isWordScalar(scalars[runEnd]) { runEnd += 1 }
             guard runEnd > index + 1 else { continue }
-            let ends = ((index + 2)...runEnd).filter { $0 == runEnd || fold(scalars[$0]) == "." }
+            // A name ends at the run's end, a dot, or a scalar of a script written without
+            // spaces (田中さん@tanakaへ).
+            let ends = ((index + 2)...runEnd).filter {
+                $0 == runEnd || fold(scalars[$0]) == "." || CompletionTrigger.isUnspacedScript(scalars[$0])
+            }
             if let end = ends.last(where: { sets[kind]!.contains(fold(scalars[(index + 1)..<$0])) }) {
                 for position in index..<end { tags[kind]![position] = true }
             }
@@ -194,16 +198,26 @@ struct MentionHighlighterTests {
         #expect(shown(":CAT:", .emoji) == [":CAT:"])
     }
 
-    /// Japanese runs words together: the sigil must still follow a space or punctuation
-    /// (CompletionTrigger's rule; `さん@` is like `mail@`), and a kana right after the
-    /// handle continues the word (`tanakaへ` is not a known handle).
+    /// Japanese, Chinese and Korean run words together (#17): an ideograph, kana or Hangul
+    /// before the sigil is a boundary, as a space is, and one right after a name ends it
+    /// (`田中さん@tanakaへ`); Latin letters and digits stay part of the word, so
+    /// `name@example.com` is no mention. The rule is CompletionTrigger's, shared.
     @Test func tokensInJapaneseText() {
-        #expect(shown("田中さん@tanakaへ").isEmpty)
+        #expect(shown("田中さん@tanakaへ") == ["@tanaka"])
+        #expect(shown("お疲れ様です@tanaka") == ["@tanaka"])
         #expect(shown("田中さん @tanaka へ") == ["@tanaka"])
         #expect(shown("田中さん、@tanaka。") == ["@tanaka"])
         #expect(shown("「＠tanaka」さん") == ["＠tanaka"])
-        #expect(shown("猫です:cat:", .emoji).isEmpty)
+        #expect(shown("猫です:cat:", .emoji) == [":cat:"])
         #expect(shown("猫です :cat:ね", .emoji) == [":cat:"])
+        #expect(shown("詳しくは#日本語で", .channel) == ["#日本語"])
+        #expect(shown("안녕하세요@kim님") == ["@kim"])
+        #expect(shown("你好@kim") == ["@kim"])
+        #expect(shown("ㄋㄧ@kim") == ["@kim"], "Bopomofo")
+        #expect(shown("name@tanaka.com").isEmpty, "Latin letters before the sigil: an address")
+        #expect(shown("123@tanaka").isEmpty)
+        #expect(shown("１２３@tanaka").isEmpty, "full-width digits are digits")
+        #expect(shown("@tanakasan").isEmpty, "a Latin letter after the name continues it")
         let driver = HighlightDriver(text: "田中さん @tanaka へ #日本語 :cat_face:")
         driver.settle()
         #expect(driver.ranges(.mention) == [5..<12])

@@ -167,7 +167,9 @@ public struct CompletionTrigger: Sendable {
 
     /// What may come right before a prefix: whitespace, punctuation (`.`, `_` and `-` too:
     /// they belong to a word only after the prefix), symbols (an emoji, also its variation
-    /// selector or zero-width joiner), line breaks and other control characters.
+    /// selector or zero-width joiner), line breaks and other control characters — and the
+    /// scripts written without spaces (`isUnspacedScript`: お疲れ様です@tana). Latin letters
+    /// and digits are not: `name@example.com` is no mention.
     static func mayPrecedePrefix(_ scalar: Unicode.Scalar) -> Bool {
         // ASCII: everything but letters and digits (controls, spaces, punctuation, symbols).
         if scalar.isASCII {
@@ -176,7 +178,7 @@ public struct CompletionTrigger: Sendable {
             default: return true
             }
         }
-        if scalar.properties.isWhitespace { return true }
+        if scalar.properties.isWhitespace || isUnspacedScript(scalar) { return true }
         switch scalar.value {
         case 0xFE00...0xFE0F, 0x200D, 0xE0020...0xE007F: return true  // emoji sequence tails
         default: break
@@ -189,6 +191,28 @@ public struct CompletionTrigger: Sendable {
             return true
         default:
             return false
+        }
+    }
+
+    /// Whether a name may end before `scalar`: a scalar that is no word scalar, a `.`, or
+    /// one of a script written without spaces (田中さん@tanakaへ: the mention ends at へ).
+    /// The highlighter's one rule for where a name ends, as `mayPrecedePrefix` is for where
+    /// a prefix starts.
+    static func mayFollowName(_ scalar: Unicode.Scalar) -> Bool {
+        !isWordScalar(scalar) || widthFolded(scalar) == "." || isUnspacedScript(scalar)
+    }
+
+    /// Ideographs (Han), kana (hiragana, katakana, half-width katakana, the prolonged sound
+    /// mark), Hangul (syllables and jamo) and Bopomofo: Japanese, Chinese and often Korean
+    /// put no space between words, so a word of them next to a prefix or a name is a
+    /// boundary, as a space is in English.
+    static func isUnspacedScript(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9F, 0x1B000...0x1B16F: return true  // kana
+        case 0xAC00...0xD7A3, 0x1100...0x11FF, 0x3130...0x318F, 0xA960...0xA97F, 0xD7B0...0xD7FF,
+             0xFFA0...0xFFDC: return true  // Hangul
+        case 0x3100...0x312F, 0x31A0...0x31BF: return true  // Bopomofo
+        default: return scalar.value >= 0x2E80 && scalar.properties.isIdeographic
         }
     }
 

@@ -250,8 +250,8 @@ public final class TokenHighlighter: SettleStep {
         return InsertedRanges.merged(tokens)
     }
 
-    /// The end of the longest known name after the sigil at `sigil` that ends at a
-    /// non-word scalar, a `.` or the end of the text.
+    /// The end of the longest known name after the sigil at `sigil` that ends where a name
+    /// may (`CompletionTrigger.mayFollowName`) or at the end of the text.
     private func nameEnd(_ text: [Unicode.Scalar], sigil: Int, kind: HighlightKind, endsText: Bool) -> Int? {
         let known = names[kind.index], longest = longestName[kind.index]
         var end = sigil + 1
@@ -260,9 +260,7 @@ public final class TokenHighlighter: SettleStep {
             end += 1
             // The window reaches past the longest name, so running out of text here means
             // the document ends.
-            let endsWord = end < text.count
-                ? !CompletionTrigger.isWordScalar(text[end]) || CompletionTrigger.widthFolded(text[end]) == "."
-                : endsText
+            let endsWord = end < text.count ? CompletionTrigger.mayFollowName(text[end]) : endsText
             // The name is made only where it could end (a word's end or a dot), not per scalar.
             if endsWord, known.contains(Self.folded(text[(sigil + 1)..<end])) { best = end }
         }
