@@ -97,6 +97,11 @@ extension ComposerController {
     /// The ranges the buffer's highlight tag of `kind` covers (for tests).
     public func highlightedRanges(_ kind: HighlightKind) -> [Range<Int>] { ui.buffer.ranges(of: ui.highlightTags[kind]!) }
 
+    /// The invisible controls the buffer's tag marks (for tests).
+    public var controlMarkedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.controlTag) }
+    /// The invisible-control tag (tests read its properties and what it draws).
+    public var controlTag: UnsafeMutablePointer<GtkTextTag> { ui.controlTag }
+
     /// The committed text's overflow as the buffer's tag shows it (for tests).
     public var overflowTaggedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.overflowTag) }
     /// Whether the text tags are coloured for a dark theme (nil before the first time).
