@@ -75,6 +75,21 @@ static inline guint cgtk_text_tag_show_spaces(GtkTextTag *tag) {
     return (guint)flags;
 }
 
+/// The same mark on UTF-8 bytes `start..<end` of a label's attribute list.
+static inline void cgtk_attr_list_mark_control(PangoAttrList *list, guint start, guint end) {
+    PangoAttribute *attributes[] = {
+        pango_attr_show_new(PANGO_SHOW_IGNORABLES),
+        pango_attr_background_new(229 * 257, 165 * 257, 10 * 257),
+        pango_attr_background_alpha_new((guint16)(0.35 * 65535)),
+        pango_attr_letter_spacing_new(CGTK_CONTROL_MARK_SPACING),
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(attributes); i++) {
+        attributes[i]->start_index = start;
+        attributes[i]->end_index = end;
+        pango_attr_list_insert(list, attributes[i]);
+    }
+}
+
 /// The X11 window id of a realized toplevel, or 0 (not X11, not realized): tests aim key
 /// presses at exactly this window, not at whatever window has the same title.
 static inline unsigned long cgtk_x11_window_id(GtkWidget *window) {

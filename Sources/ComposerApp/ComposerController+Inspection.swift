@@ -101,6 +101,8 @@ extension ComposerController {
     public var controlMarkedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.controlTag) }
     /// The invisible-control tag (tests read its properties and what it draws).
     public var controlTag: UnsafeMutablePointer<GtkTextTag> { ui.controlTag }
+    /// The sent messages' labels' Pango attributes, serialized (for tests).
+    public var sentMessageAttributesShown: [String] { ui.messageList.shownAttributes }
 
     /// The committed text's overflow as the buffer's tag shows it (for tests).
     public var overflowTaggedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.overflowTag) }

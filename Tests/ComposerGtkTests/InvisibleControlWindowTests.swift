@@ -9,7 +9,7 @@ import TestHarness
 extension GtkWindowSuites {
     /// Invisible and bidirectional controls in a real window: the input's tag lies on
     /// exactly the controls and makes them take room on screen, a paste and typing after it
-    /// keep it exact.
+    /// keep it exact, and a sent message's label marks the same controls.
     @MainActor
     @Suite(.serialized)
     struct InvisibleControlWindowTests {
@@ -62,6 +62,26 @@ extension GtkWindowSuites {
             try GtkFixture.xdotool.key(["Left", "BackSpace"])
             try await GtkFixture.settled(composer, "U+2066 deleted") { composer.model.text == "file \u{202E}xcod.exe" }
             #expect(composer.controlMarkedRanges == [5..<6])
+        }
+
+        @Test func sentMessagesMarkTheSameControls() async throws {
+            let message = "pay \u{202E}txt.exe 👩‍💻"
+            let (composer, _) = try await GtkFixture.composer(try Self.options(message))
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.settled(composer, "the start")
+            composer.send()
+            try await GtkFixture.settled(composer, "sent") { composer.sentMessagesShown == [message] }
+            // U+202E is bytes 4–7: shown (4 = PANGO_SHOW_IGNORABLES) as a box on the marker's
+            // background, spaced; nothing else, so not the emoji's joiner.
+            #expect(composer.sentMessageAttributesShown == [
+                "4 7 show 4\n4 7 background #e5e5a5a50a0a\n4 7 background-alpha 22937\n4 7 letter-spacing 2048",
+            ])
+            // A message without controls has no attributes at all.
+            try GtkFixture.xdotool.type("plain")
+            try await GtkFixture.settled(composer, "plain typed") { composer.model.text == "plain" }
+            composer.send()
+            try await GtkFixture.settled(composer, "sent again") { composer.sentMessagesShown.count == 2 }
+            #expect(composer.sentMessageAttributesShown.last == "")
         }
     }
 }
