@@ -57,6 +57,15 @@ public enum InvisibleControls {
         }
     }
 
+    /// Whether a control's neighbours decide whether it is marked (a joiner, a
+    /// non-joiner, a tag character); any other control is always marked.
+    public static func dependsOnNeighbours(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200C, 0x200D, 0xE0020...0xE007F: true
+        default: false
+        }
+    }
+
     /// Whether the control at `index` of `scalars` is marked: it is a control, and not part
     /// of an emoji or a word it spells. `scalars` must hold the `reach` scalars on either
     /// side of `index`, or run to the text's end on that side.
