@@ -45,6 +45,7 @@ public enum EmojiLoader {
         return (emoji, problems)
     }
 
+    /// Parses emoji.jsonl's bytes, as `DirectoryLoader.parse` does people: text cleaned (`DataText`).
     public static func parse(_ bytes: [UInt8], path: String, problems: inout [DirectoryProblem]) -> [EmojiEntry] {
         var result: [EmojiEntry] = []
         var seen = Set<String>()
@@ -58,12 +59,14 @@ public enum EmojiLoader {
             }
             if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
             do {
-                let entry = try self.entry(from: try JSONValue.parse(line))
+                var changes: [DataText.Change] = []
+                let entry = try self.entry(from: try JSONValue.parse(line), changes: &changes)
                 guard seen.insert(entry.id).inserted else {
                     report("duplicate id \"\(entry.id)\"; skipped")
                     continue
                 }
                 result.append(entry)
+                if !changes.isEmpty { report(DataText.report(changes)) }
             } catch let problem as LineProblem {
                 report(problem.message)
             } catch {
@@ -75,10 +78,18 @@ public enum EmojiLoader {
 
     struct LineProblem: Error { let message: String }
 
-    static func entry(from value: JSONValue) throws -> EmojiEntry {
+    /// One line's emoji, its text cleaned (`DataText`); what cleaning changed goes to `changes`.
+    static func entry(from value: JSONValue, changes: inout [DataText.Change]) throws -> EmojiEntry {
         guard value.objectMembers != nil else { throw LineProblem(message: "expected a JSON object") }
+        func cleaned(_ text: String, _ field: String) throws -> String {
+            do {
+                return try DataText.clean(text, field: field, changes: &changes)
+            } catch {
+                throw LineProblem(message: error.message + "; skipped")
+            }
+        }
         func string(_ field: String) throws -> String {
-            guard let string = value[field]?.stringValue, !string.isEmpty else {
+            guard let string = try value[field]?.stringValue.map({ try cleaned($0, field) }), !string.isEmpty else {
                 throw LineProblem(message: "expected a non-empty string for \"\(field)\"")
             }
             return string
@@ -87,20 +98,20 @@ public enum EmojiLoader {
             guard let array = value?.arrayValue else { throw LineProblem(message: "expected an array for \"\(field)\"") }
             return try array.map {
                 guard let string = $0.stringValue else { throw LineProblem(message: "expected strings in \"\(field)\"") }
-                return string
+                return try cleaned(string, field)
             }
         }
+        let id = try string("id"), char = try string("char")  // first: the report follows the file's order
         let shortcodes = try strings(value["shortcodes"], "shortcodes")
         var names: [String: String] = [:]
         for (language, name) in value["names"]?.objectMembers ?? [] {
             guard let name = name.stringValue else { throw LineProblem(message: "expected strings in \"names\"") }
-            names[language] = name
+            names[language] = try cleaned(name, "names")
         }
         var keywords: [String: [String]] = [:]
         for (language, words) in value["keywords"]?.objectMembers ?? [] {
             keywords[language] = try strings(words, "keywords")
         }
-        return EmojiEntry(id: try string("id"), char: try string("char"), shortcodes: shortcodes,
-                          names: names, keywords: keywords)
+        return EmojiEntry(id: id, char: char, shortcodes: shortcodes, names: names, keywords: keywords)
     }
 }

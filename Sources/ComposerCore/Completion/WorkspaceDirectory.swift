@@ -37,7 +37,8 @@ public struct WorkspaceDirectory: Sendable, Equatable {
     public static let empty = WorkspaceDirectory()
 }
 
-/// Something wrong in the data: a file that cannot be read, or one line that was skipped.
+/// Something wrong in the data: a file that cannot be read, one line that was skipped, or
+/// one whose text had to be cleaned (`DataText`).
 public struct DirectoryProblem: Equatable, Sendable, CustomStringConvertible {
     /// The file (or directory) as the loader named it: the given directory + file name.
     public let path: String
@@ -114,7 +115,8 @@ public enum DirectoryLoader {
         return parse(Array(data), path: path, problems: &problems)
     }
 
-    /// Parses the bytes of one JSON Lines file named `path` (for problems).
+    /// Parses the bytes of one JSON Lines file named `path` (for problems). Text fields are
+    /// cleaned (`DataText`: a NUL skips the line, invisible controls are removed and reported).
     public static func parse(_ bytes: [UInt8], path: String, problems: inout [DirectoryProblem]) -> [DirectoryEntry] {
         var entries: [DirectoryEntry] = []
         var firstLineOfID: [String: Int] = [:]
@@ -134,7 +136,7 @@ public enum DirectoryLoader {
             switch entry(from: text) {
             case .failure(let problem):
                 report(problem.message)
-            case .success(let entry):
+            case .success(let (entry, changes)):
                 if let first = firstLineOfID[entry.id] {
                     report("duplicate id \"\(entry.id)\" (first on line \(first)); skipped")
                 } else if let first = firstLineOfName[entry.name] {
@@ -143,6 +145,7 @@ public enum DirectoryLoader {
                     firstLineOfID[entry.id] = number
                     firstLineOfName[entry.name] = number
                     entries.append(entry)
+                    if !changes.isEmpty { report(DataText.report(changes)) }
                 }
             }
         }
@@ -151,8 +154,9 @@ public enum DirectoryLoader {
 
     struct LineProblem: Error { let message: String }
 
-    /// One line's entry, or why it is not one.
-    static func entry(from line: String) -> Result<DirectoryEntry, LineProblem> {
+    /// One line's entry with its text fields cleaned (`DataText`) and what cleaning changed,
+    /// or why it is not one.
+    static func entry(from line: String) -> Result<(DirectoryEntry, [DataText.Change]), LineProblem> {
         let value: JSONValue
         do {
             value = try JSONValue.parse(line)
@@ -163,19 +167,26 @@ public enum DirectoryLoader {
             return .failure(LineProblem(message: "expected a JSON object"))
         }
         var strings: [String: String] = [:]
+        var changes: [DataText.Change] = []
         for field in fields {
             guard let member = value[field] else {
                 return .failure(LineProblem(message: "missing \"\(field)\""))
             }
-            guard let string = member.stringValue else {
+            guard var string = member.stringValue else {
                 return .failure(LineProblem(message: "expected a string for \"\(field)\""))
+            }
+            do {
+                string = try DataText.clean(string, field: field, changes: &changes)
+            } catch {
+                return .failure(LineProblem(message: error.message + "; skipped"))
             }
             if nonEmptyFields.contains(field) && string.isEmpty {
                 return .failure(LineProblem(message: "empty \"\(field)\""))
             }
             strings[field] = string
         }
-        return .success(DirectoryEntry(id: strings["id"]!, name: strings["name"]!, display: strings["display"]!,
-                                       reading: strings["reading"]!, latin: strings["latin"]!))
+        let entry = DirectoryEntry(id: strings["id"]!, name: strings["name"]!, display: strings["display"]!,
+                                   reading: strings["reading"]!, latin: strings["latin"]!)
+        return .success((entry, changes))
     }
 }
