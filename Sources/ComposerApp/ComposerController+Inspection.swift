@@ -82,6 +82,8 @@ extension ComposerController {
 
     /// The completion rows as shown (for tests).
     public var completionTitlesShown: [String] { ui.completionList.isShown ? ui.completionList.shownTitles : [] }
+    /// The completion rows' details as shown (for tests).
+    public var completionDetailsShown: [String] { ui.completionList.isShown ? ui.completionList.shownDetails : [] }
     /// The shown completion rows' widgets (for tests that check rows are reused, not rebuilt).
     public var completionRowWidgets: [UnsafeMutablePointer<GtkWidget>] {
         ui.completionList.isShown ? ui.completionList.shownRows : []
