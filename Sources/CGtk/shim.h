@@ -55,6 +55,41 @@ static inline void cgtk_style_overflow_tag(GtkTextTag *tag, const char *foregrou
                  "underline", PANGO_UNDERLINE_ERROR, NULL);
 }
 
+/// The invisible-control mark, in a text tag and in a label's attributes alike: Pango draws
+/// the default-ignorable characters (U+202E, U+200B, U+2066…) as boxes with their names or
+/// code points (`show-spaces`: IGNORABLES), and a translucent amber background with 1 px of
+/// letter spacing on either side makes a coloured sliver of the few it still draws with no
+/// width (tag characters, U+2064, U+206A–206F). Amber at that alpha reads on light and dark
+/// themes, and the C0/C1 controls Pango already boxes get the same background.
+#define CGTK_CONTROL_MARK_RGBA "rgba(229,165,10,0.35)"
+#define CGTK_CONTROL_MARK_SPACING (2 * PANGO_SCALE)
+static inline void cgtk_style_control_tag(GtkTextTag *tag) {
+    g_object_set(tag, "show-spaces", PANGO_SHOW_IGNORABLES, "background", CGTK_CONTROL_MARK_RGBA,
+                 "letter-spacing", CGTK_CONTROL_MARK_SPACING, NULL);
+}
+
+/// A text tag's "show-spaces" (g_object_get is variadic): for tests.
+static inline guint cgtk_text_tag_show_spaces(GtkTextTag *tag) {
+    PangoShowFlags flags = PANGO_SHOW_NONE;
+    g_object_get(tag, "show-spaces", &flags, NULL);
+    return (guint)flags;
+}
+
+/// The same mark on UTF-8 bytes `start..<end` of a label's attribute list.
+static inline void cgtk_attr_list_mark_control(PangoAttrList *list, guint start, guint end) {
+    PangoAttribute *attributes[] = {
+        pango_attr_show_new(PANGO_SHOW_IGNORABLES),
+        pango_attr_background_new(229 * 257, 165 * 257, 10 * 257),
+        pango_attr_background_alpha_new((guint16)(0.35 * 65535)),
+        pango_attr_letter_spacing_new(CGTK_CONTROL_MARK_SPACING),
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(attributes); i++) {
+        attributes[i]->start_index = start;
+        attributes[i]->end_index = end;
+        pango_attr_list_insert(list, attributes[i]);
+    }
+}
+
 /// The X11 window id of a realized toplevel, or 0 (not X11, not realized): tests aim key
 /// presses at exactly this window, not at whatever window has the same title.
 static inline unsigned long cgtk_x11_window_id(GtkWidget *window) {

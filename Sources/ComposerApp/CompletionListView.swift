@@ -214,6 +214,12 @@ final class CompletionListView {
         rows.prefix(shownCount).map { string(fromBorrowed: gtk_label_get_text(opaque($0.title))) }
     }
 
+    /// The details of the shown rows (`@handle`, a channel's name), as their labels hold
+    /// them (for tests).
+    var shownDetails: [String] {
+        rows.prefix(shownCount).map { string(fromBorrowed: gtk_label_get_text(opaque($0.detail))) }
+    }
+
     /// The bold runs of the shown rows' titles, as scalar ranges read back from the
     /// labels' Pango attributes (for tests).
     var shownTitleHighlights: [[Range<Int>]] {

@@ -21,6 +21,8 @@ extension ComposerController {
                 ui.buffer.retag(ui.overflowTag, add: add, remove: remove)
             case let .tag(.highlight(kind, add, remove)):
                 ui.buffer.retag(ui.highlightTags[kind]!, add: add, remove: remove)
+            case let .tag(.controlTag(add, remove)):
+                ui.buffer.retag(ui.controlTag, add: add, remove: remove)
             case .tag(.trim):
                 break  // the composer hands cuts on as edits
             case .trace(let event):

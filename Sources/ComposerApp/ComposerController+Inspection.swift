@@ -82,6 +82,8 @@ extension ComposerController {
 
     /// The completion rows as shown (for tests).
     public var completionTitlesShown: [String] { ui.completionList.isShown ? ui.completionList.shownTitles : [] }
+    /// The completion rows' details as shown (for tests).
+    public var completionDetailsShown: [String] { ui.completionList.isShown ? ui.completionList.shownDetails : [] }
     /// The shown completion rows' widgets (for tests that check rows are reused, not rebuilt).
     public var completionRowWidgets: [UnsafeMutablePointer<GtkWidget>] {
         ui.completionList.isShown ? ui.completionList.shownRows : []
@@ -96,6 +98,13 @@ extension ComposerController {
 
     /// The ranges the buffer's highlight tag of `kind` covers (for tests).
     public func highlightedRanges(_ kind: HighlightKind) -> [Range<Int>] { ui.buffer.ranges(of: ui.highlightTags[kind]!) }
+
+    /// The invisible controls the buffer's tag marks (for tests).
+    public var controlMarkedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.controlTag) }
+    /// The invisible-control tag (tests read its properties and what it draws).
+    public var controlTag: UnsafeMutablePointer<GtkTextTag> { ui.controlTag }
+    /// The sent messages' labels' Pango attributes, serialized (for tests).
+    public var sentMessageAttributesShown: [String] { ui.messageList.shownAttributes }
 
     /// The committed text's overflow as the buffer's tag shows it (for tests).
     public var overflowTaggedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.overflowTag) }

@@ -49,6 +49,8 @@ final class ComposerView {
     let overflowTag: UnsafeMutablePointer<GtkTextTag>
     /// Marks @mentions, #channels and :shortcodes: in the text.
     let highlightTags: [HighlightKind: UnsafeMutablePointer<GtkTextTag>]
+    /// Shows invisible and bidirectional controls (`InvisibleControls`) as boxes.
+    let controlTag: UnsafeMutablePointer<GtkTextTag>
 
     init() {
         Style.install()
@@ -71,6 +73,8 @@ final class ComposerView {
         var tags: [HighlightKind: UnsafeMutablePointer<GtkTextTag>] = [:]
         for kind in HighlightKind.allCases { tags[kind] = buffer.createTag(named: kind.rawValue) }
         highlightTags = tags
+        controlTag = buffer.createTag(named: "invisible-control")
+        cgtk_style_control_tag(controlTag)
         // The overflow colour wins over a mention's: it is the more urgent news.
         gtk_text_tag_set_priority(overflowTag, gtk_text_tag_table_get_size(gtk_text_buffer_get_tag_table(buffer.pointer)) - 1)
 

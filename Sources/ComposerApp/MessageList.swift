@@ -1,9 +1,12 @@
 import CGtk
+import ComposerCore
 import GtkBinding
 
 /// The sent messages, newest at the bottom, pinned there while the user is at the bottom.
 ///
-/// Messages are shown with `gtk_label_set_text`, never markup: `<b>` stays `<b>`.
+/// Messages are shown with `gtk_label_set_text`, never markup: `<b>` stays `<b>`. Their
+/// invisible controls (`InvisibleControls`) are marked as in the input, with Pango
+/// attributes: a message cannot hide a `U+202E` once it is sent either.
 final class MessageList {
     let scrolledWindow: UnsafeMutablePointer<GtkWidget>
     private let listBox: UnsafeMutablePointer<GtkWidget>
@@ -37,7 +40,7 @@ final class MessageList {
     func append(_ text: String) {
         messages.append(text)
         let label = gtk_label_new(nil)!
-        gtk_label_set_text(opaque(label), text)
+        Self.show(text, in: label)
         gtk_label_set_use_markup(opaque(label), 0)
         gtk_label_set_wrap(opaque(label), 1)
         gtk_label_set_wrap_mode(opaque(label), PANGO_WRAP_WORD_CHAR)
@@ -56,7 +59,7 @@ final class MessageList {
         while let current = row {
             if let label = gtk_list_box_row_get_child(cast(current)),
                gtk_widget_has_css_class(label, "message") != 0, gtk_widget_has_css_class(label, "peer") == 0 {
-                gtk_label_set_text(opaque(label), text)
+                Self.show(text, in: label)
                 gtk_widget_add_css_class(label, "edited")
                 gtk_widget_set_tooltip_text(label, "Edited")
                 if let index = messages.lastIndex(where: { _ in true }) { messages[index] = text }
@@ -67,17 +70,44 @@ final class MessageList {
         append(text)  // nothing of ours shown (the list was emptied): show it as new
     }
 
-    /// The label texts as the user sees them (for tests: proves nothing was interpreted).
-    var shownTexts: [String] {
-        var texts: [String] = []
+    /// Sets a message label's text (plain: this also turns use-markup off) and marks its
+    /// invisible controls; a label without any gets no attribute list.
+    private static func show(_ text: String, in label: UnsafeMutablePointer<GtkWidget>) {
+        gtk_label_set_text(opaque(label), text)
+        let controls = InvisibleControls.markedUTF8Ranges(in: text)
+        guard !controls.isEmpty, let attributes = pango_attr_list_new() else {
+            gtk_label_set_attributes(opaque(label), nil)
+            return
+        }
+        for range in controls {
+            cgtk_attr_list_mark_control(attributes, guint(range.lowerBound), guint(range.upperBound))
+        }
+        gtk_label_set_attributes(opaque(label), attributes)
+        pango_attr_list_unref(attributes)
+    }
+
+    /// Each label's Pango attributes as `pango_attr_list_to_string` writes them, "" for
+    /// none (for tests: the marks are on the controls' bytes).
+    var shownAttributes: [String] {
+        labels.map { label in
+            gtk_label_get_attributes(opaque(label)).map { string(takingOwnership: pango_attr_list_to_string($0)) } ?? ""
+        }
+    }
+
+    /// The message labels, oldest first.
+    private var labels: [UnsafeMutablePointer<GtkWidget>] {
+        var labels: [UnsafeMutablePointer<GtkWidget>] = []
         var row = gtk_widget_get_first_child(listBox)
         while let current = row {
-            if let label = gtk_list_box_row_get_child(cast(current)) {
-                texts.append(string(fromBorrowed: gtk_label_get_text(opaque(label))))
-            }
+            if let label = gtk_list_box_row_get_child(cast(current)) { labels.append(label) }
             row = gtk_widget_get_next_sibling(current)
         }
-        return texts
+        return labels
+    }
+
+    /// The label texts as the user sees them (for tests: proves nothing was interpreted).
+    var shownTexts: [String] {
+        labels.map { string(fromBorrowed: gtk_label_get_text(opaque($0))) }
     }
 
     /// The scroll position (for tests: scrolling up by hand).

@@ -13,6 +13,23 @@ struct JSONValueTests {
         #expect(JSONValue.string("a\u{2028}b\u{2029}c").serialized() == #""a\u2028b\u2029c""#)
     }
 
+    /// A trace read in a terminal must not be reordered by a U+202E in it, nor hide a
+    /// zero-width character: the controls `InvisibleControls` marks are escaped.
+    @Test func escapesInvisibleControls() {
+        #expect(JSONValue.string("a\u{202E}b\u{2066}c\u{61C}").serialized() == #""a\u202eb\u2066c\u061c""#)
+        #expect(JSONValue.string("ta\u{200B}naka\u{FEFF}").serialized() == #""ta\u200bnaka\ufeff""#)
+        #expect(JSONValue.string("del\u{7F} csi\u{9B} shy\u{AD}").serialized() == #""del\u007f csi\u009b shy\u00ad""#)
+        #expect(JSONValue.string("\u{E0041}\u{E0042}").serialized() == #""\udb40\udc41\udb40\udc42""#,
+                "tag characters as surrogate pairs")
+        #expect(JSONValue.string("a\u{200D}b").serialized() == #""a\u200db""#, "a joiner joining nothing")
+    }
+
+    @Test func leavesJoinersThatSpellSomethingRaw() {
+        for text in ["👩\u{200D}💻", "می\u{200C}خواهم", "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"] {
+            #expect(JSONValue.string(text).serialized() == "\"\(text)\"")
+        }
+    }
+
     @Test func writesNonASCIIRaw() {
         #expect(JSONValue.string("子猫👨‍👩‍👧é/").serialized() == "\"子猫👨‍👩‍👧é/\"")
         #expect(JSONValue.string("e\u{301}").serialized().unicodeScalars.count == 4)  // not normalised
@@ -64,13 +81,17 @@ struct JSONValueTests {
     }
 
     @Test func anyStringRoundTrips() async {
-        let controlAndSeparators = Gen.element(of: ["\u{0}", "\u{7}", "\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}", "\"", "\\", "/", "\t"]).map { $0! }
+        let controlAndSeparators = Gen.element(of: [
+            "\u{0}", "\u{7}", "\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}", "\"", "\\", "/", "\t",
+            "\u{202E}", "\u{2066}", "\u{200B}", "\u{200C}", "\u{200D}", "\u{85}", "\u{FEFF}", "\u{E0041}", "\u{E007F}", "🏴",
+        ]).map { $0! }
         let pieces = Gen.element(of: [0, 1]).map { $0! }
         await propertyCheck(count: 200, input: mixedText(), controlAndSeparators.array(of: 0...5), pieces) { text, specials, order in
             let combined = order == 0 ? text + specials.joined() : specials.joined() + text
             let value = JSONValue.object([("ev", .string(combined)), ("n", .array([.string(combined), .int(-7)]))])
             let line = value.serialized()
             #expect(!line.contains("\n") && !line.contains("\u{2028}"))
+            #expect(InvisibleControls.markedRanges(in: Array(line.unicodeScalars)).isEmpty, "\(line)")
             #expect((try? JSONValue.parse(line)) == value)
         }
     }

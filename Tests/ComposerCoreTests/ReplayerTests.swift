@@ -203,6 +203,24 @@ struct ReplayerTests {
         #expect(window.transcript.contains(#""ev":"history""#) && window.transcript.contains(#""edits_last":true"#))
     }
 
+    /// A U+202E or a zero-width space typed into the input is escaped in the trace (a
+    /// terminal showing it is not reordered), and the replay reads the same text back.
+    @Test func controlsAreEscapedInTheTraceAndReplayToTheSameText() throws {
+        let window = RecordingWindow(text: "", settings: TranscriptSettings(), sources: [])
+        window.act { window.commit("a\u{202E}b") }
+        window.act { window.send(.pasteStarted); window.insert("\u{200B}\u{E0041}", at: window.caret); window.send(.pasteEnded) }
+        window.act { window.send(.exit(.close)) }
+        #expect(window.transcript.contains(#""text":"a\u202eb""#), "the commit line")
+        #expect(window.transcript.contains(#""inserted":"\u200b\udb40\udc41""#), "the paste's edit line")
+        #expect(InvisibleControls.markedRanges(in: Array(window.transcript.unicodeScalars)).isEmpty,
+                "no control written raw")
+        let transcript = try Transcript(text: window.transcript, name: "controls")
+        let output = try Replayer(transcript: transcript, settings: transcript.settings, data: .empty).run()
+        #expect(output.jsonLines == window.transcript)
+        guard case .exit(let text, _, _, _)? = output.events.last?.event else { Issue.record("no exit"); return }
+        #expect(text.unicodeScalars.elementsEqual("a\u{202E}b\u{200B}\u{E0041}".unicodeScalars))
+    }
+
     /// A caret moved by the window in the recording is moved in the replay, mapped onto the
     /// replay's text when a lower hard limit cut more.
     @Test func aSelectionIsPlacedOnTheReplaysTextWhenItDiffers() throws {
@@ -226,7 +244,8 @@ struct ReplayerTests {
     /// Any session a window can have, recorded as the app records it, replays to exactly the
     /// same trace with the same settings: every line, in order, with its time.
     @Test func everyRecordedSessionReplaysToItsOwnTrace() async {
-        let pieces = Gen.element(of: ["a", "か", "ね", "子猫", "@", "@ta", " ", "é", "e\u{301}", "👨‍👩‍👧", "한", "\n"]).map { $0! }
+        let pieces = Gen.element(of: ["a", "か", "ね", "子猫", "@", "@ta", " ", "é", "e\u{301}", "👨‍👩‍👧", "한", "\n",
+                                      "\u{202E}", "\u{200B}\u{200D}"]).map { $0! }
         let action = zip(Gen.int(in: 0...13), pieces, Gen.int(in: 0...40), Gen.int(in: 0...40)).map { kind, piece, a, b -> Action in
             switch kind {
             case 0: return .compose(piece)

@@ -98,8 +98,8 @@ final class SimulatedComposer {
         case let .overflowTag(add, remove):
             for range in remove { for index in range where index < tags.count { tags[index] = false } }
             for range in add { for index in range where index < tags.count { tags[index] = true } }
-        case .highlight:
-            break  // highlighting has its own driver (MentionHighlighterTests)
+        case .highlight, .controlTag:
+            break  // highlighting and controls have their own drivers (MentionHighlighterTests, …)
         }
     }
 

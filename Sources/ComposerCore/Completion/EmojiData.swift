@@ -34,51 +34,70 @@ public struct EmojiEntry: Equatable, Sendable {
 public enum EmojiLoader {
     public static let fileName = "emoji.jsonl"
 
-    /// `directory/emoji.jsonl`; problems name the file (and line).
+    /// `directory/emoji.jsonl` (within `DataFile`'s bounds); problems name the file (and line).
     public static func load(from directory: URL) -> (emoji: [EmojiEntry], problems: [DirectoryProblem]) {
         let url = directory.appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            return ([], [DirectoryProblem(path: url.path, line: nil, message: "no such file")])
+        switch DataFile.read(url) {
+        case .failure(let problem):
+            return ([], [problem])
+        case .success(let bytes):
+            var problems: [DirectoryProblem] = []
+            let emoji = parse(bytes, path: url.path, problems: &problems)
+            return (emoji, problems)
         }
-        var problems: [DirectoryProblem] = []
-        let emoji = parse(Array(data), path: url.path, problems: &problems)
-        return (emoji, problems)
     }
 
+    /// Parses emoji.jsonl's bytes, as `DirectoryLoader.parse` does people: text cleaned
+    /// (`DataText`), the rest of a file not read past `DataFile`'s bounds.
     public static func parse(_ bytes: [UInt8], path: String, problems: inout [DirectoryProblem]) -> [EmojiEntry] {
+        parse(bytes, limits: DataFileLimits(path: path), problems: &problems)
+    }
+
+    /// `parse(_:path:problems:)` within `limits` (tests use small ones).
+    static func parse(_ bytes: [UInt8], limits: DataFileLimits, problems: inout [DirectoryProblem]) -> [EmojiEntry] {
+        var limits = limits
         var result: [EmojiEntry] = []
         var seen = Set<String>()
-        for (index, rawLine) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            func report(_ message: String) {
-                problems.append(DirectoryProblem(path: path, line: index + 1, message: message))
-            }
+        for (number, rawLine) in DataFile.lines(of: bytes) {
+            if DataFile.isBlank(rawLine) { continue }
+            guard limits.mayRead(problems: &problems) else { break }
             guard let line = String(validating: rawLine, as: UTF8.self) else {
-                report("not valid UTF-8")
+                limits.skip(line: number, "not valid UTF-8", problems: &problems)
                 continue
             }
-            if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
             do {
-                let entry = try self.entry(from: try JSONValue.parse(line))
+                var changes: [DataText.Change] = []
+                let entry = try self.entry(from: try JSONValue.parse(line), changes: &changes)
                 guard seen.insert(entry.id).inserted else {
-                    report("duplicate id \"\(entry.id)\"; skipped")
+                    limits.skip(line: number, "duplicate id \"\(entry.id)\"; skipped", problems: &problems)
                     continue
                 }
                 result.append(entry)
+                if !changes.isEmpty { limits.note(line: number, DataText.report(changes), problems: &problems) }
             } catch let problem as LineProblem {
-                report(problem.message)
+                limits.skip(line: number, problem.message, problems: &problems)
             } catch {
-                report("\(error)")
+                limits.skip(line: number, "\(error)", problems: &problems)
             }
         }
+        limits.finish(problems: &problems)
         return result
     }
 
     struct LineProblem: Error { let message: String }
 
-    static func entry(from value: JSONValue) throws -> EmojiEntry {
+    /// One line's emoji, its text cleaned (`DataText`); what cleaning changed goes to `changes`.
+    static func entry(from value: JSONValue, changes: inout [DataText.Change]) throws -> EmojiEntry {
         guard value.objectMembers != nil else { throw LineProblem(message: "expected a JSON object") }
+        func cleaned(_ text: String, _ field: String) throws -> String {
+            do {
+                return try DataText.clean(text, field: field, changes: &changes)
+            } catch {
+                throw LineProblem(message: error.message + "; skipped")
+            }
+        }
         func string(_ field: String) throws -> String {
-            guard let string = value[field]?.stringValue, !string.isEmpty else {
+            guard let string = try value[field]?.stringValue.map({ try cleaned($0, field) }), !string.isEmpty else {
                 throw LineProblem(message: "expected a non-empty string for \"\(field)\"")
             }
             return string
@@ -87,20 +106,20 @@ public enum EmojiLoader {
             guard let array = value?.arrayValue else { throw LineProblem(message: "expected an array for \"\(field)\"") }
             return try array.map {
                 guard let string = $0.stringValue else { throw LineProblem(message: "expected strings in \"\(field)\"") }
-                return string
+                return try cleaned(string, field)
             }
         }
+        let id = try string("id"), char = try string("char")  // first: the report follows the file's order
         let shortcodes = try strings(value["shortcodes"], "shortcodes")
         var names: [String: String] = [:]
         for (language, name) in value["names"]?.objectMembers ?? [] {
             guard let name = name.stringValue else { throw LineProblem(message: "expected strings in \"names\"") }
-            names[language] = name
+            names[language] = try cleaned(name, "names")
         }
         var keywords: [String: [String]] = [:]
         for (language, words) in value["keywords"]?.objectMembers ?? [] {
             keywords[language] = try strings(words, "keywords")
         }
-        return EmojiEntry(id: try string("id"), char: try string("char"), shortcodes: shortcodes,
-                          names: names, keywords: keywords)
+        return EmojiEntry(id: id, char: char, shortcodes: shortcodes, names: names, keywords: keywords)
     }
 }

@@ -37,8 +37,9 @@ public struct WorkspaceDirectory: Sendable, Equatable {
     public static let empty = WorkspaceDirectory()
 }
 
-/// Something wrong in the data: a file that cannot be read, or one line that was skipped.
-public struct DirectoryProblem: Equatable, Sendable, CustomStringConvertible {
+/// Something wrong in the data: a file that cannot be read or was not read to its end, one
+/// line that was skipped, or one whose text had to be cleaned (`DataText`).
+public struct DirectoryProblem: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file (or directory) as the loader named it: the given directory + file name.
     public let path: String
     /// 1-based line number; nil when the problem is the whole file or directory.
@@ -99,60 +100,63 @@ public enum DirectoryLoader {
         return DirectoryLoadResult(directory: WorkspaceDirectory(people: people, channels: channels), problems: problems)
     }
 
-    /// Reads one JSON Lines file; problems are appended in line order.
+    /// Reads one JSON Lines file (within `DataFile`'s bounds); problems are appended in line order.
     public static func loadFile(_ url: URL, problems: inout [DirectoryProblem]) -> [DirectoryEntry] {
-        let path = url.path
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            let message = FileManager.default.fileExists(atPath: path)
-                ? "cannot read the file (\(error.localizedDescription))" : "no such file"
-            problems.append(DirectoryProblem(path: path, line: nil, message: message))
+        switch DataFile.read(url) {
+        case .failure(let problem):
+            problems.append(problem)
             return []
+        case .success(let bytes):
+            return parse(bytes, path: url.path, problems: &problems)
         }
-        return parse(Array(data), path: path, problems: &problems)
     }
 
-    /// Parses the bytes of one JSON Lines file named `path` (for problems).
+    /// Parses the bytes of one JSON Lines file named `path` (for problems). Text fields are
+    /// cleaned (`DataText`: a NUL skips the line, invisible controls are removed and
+    /// reported); after `DataFile.maximumLines` lines or `DataFile.maximumProblems` bad ones
+    /// the rest is not read.
     public static func parse(_ bytes: [UInt8], path: String, problems: inout [DirectoryProblem]) -> [DirectoryEntry] {
+        parse(bytes, limits: DataFileLimits(path: path), problems: &problems)
+    }
+
+    /// `parse(_:path:problems:)` within `limits` (tests use small ones).
+    static func parse(_ bytes: [UInt8], limits: DataFileLimits, problems: inout [DirectoryProblem]) -> [DirectoryEntry] {
+        var limits = limits
         var entries: [DirectoryEntry] = []
         var firstLineOfID: [String: Int] = [:]
         var firstLineOfName: [String: Int] = [:]
-        for (index, rawLine) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let number = index + 1
-            var lineBytes = rawLine
-            if lineBytes.last == UInt8(ascii: "\r") { lineBytes = lineBytes.dropLast() }
-            if lineBytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }  // blank lines are fine
-            func report(_ message: String) {
-                problems.append(DirectoryProblem(path: path, line: number, message: message))
-            }
+        for (number, lineBytes) in DataFile.lines(of: bytes) {
+            if DataFile.isBlank(lineBytes) { continue }  // blank lines are fine
+            guard limits.mayRead(problems: &problems) else { break }
             guard let text = String(validating: lineBytes, as: UTF8.self) else {
-                report("not valid UTF-8")
+                limits.skip(line: number, "not valid UTF-8", problems: &problems)
                 continue
             }
             switch entry(from: text) {
             case .failure(let problem):
-                report(problem.message)
-            case .success(let entry):
+                limits.skip(line: number, problem.message, problems: &problems)
+            case .success(let (entry, changes)):
                 if let first = firstLineOfID[entry.id] {
-                    report("duplicate id \"\(entry.id)\" (first on line \(first)); skipped")
+                    limits.skip(line: number, "duplicate id \"\(entry.id)\" (first on line \(first)); skipped", problems: &problems)
                 } else if let first = firstLineOfName[entry.name] {
-                    report("duplicate name \"\(entry.name)\" (first on line \(first)); skipped")
+                    limits.skip(line: number, "duplicate name \"\(entry.name)\" (first on line \(first)); skipped", problems: &problems)
                 } else {
                     firstLineOfID[entry.id] = number
                     firstLineOfName[entry.name] = number
                     entries.append(entry)
+                    if !changes.isEmpty { limits.note(line: number, DataText.report(changes), problems: &problems) }
                 }
             }
         }
+        limits.finish(problems: &problems)
         return entries
     }
 
     struct LineProblem: Error { let message: String }
 
-    /// One line's entry, or why it is not one.
-    static func entry(from line: String) -> Result<DirectoryEntry, LineProblem> {
+    /// One line's entry with its text fields cleaned (`DataText`) and what cleaning changed,
+    /// or why it is not one.
+    static func entry(from line: String) -> Result<(DirectoryEntry, [DataText.Change]), LineProblem> {
         let value: JSONValue
         do {
             value = try JSONValue.parse(line)
@@ -163,19 +167,26 @@ public enum DirectoryLoader {
             return .failure(LineProblem(message: "expected a JSON object"))
         }
         var strings: [String: String] = [:]
+        var changes: [DataText.Change] = []
         for field in fields {
             guard let member = value[field] else {
                 return .failure(LineProblem(message: "missing \"\(field)\""))
             }
-            guard let string = member.stringValue else {
+            guard var string = member.stringValue else {
                 return .failure(LineProblem(message: "expected a string for \"\(field)\""))
+            }
+            do {
+                string = try DataText.clean(string, field: field, changes: &changes)
+            } catch {
+                return .failure(LineProblem(message: error.message + "; skipped"))
             }
             if nonEmptyFields.contains(field) && string.isEmpty {
                 return .failure(LineProblem(message: "empty \"\(field)\""))
             }
             strings[field] = string
         }
-        return .success(DirectoryEntry(id: strings["id"]!, name: strings["name"]!, display: strings["display"]!,
-                                       reading: strings["reading"]!, latin: strings["latin"]!))
+        let entry = DirectoryEntry(id: strings["id"]!, name: strings["name"]!, display: strings["display"]!,
+                                   reading: strings["reading"]!, latin: strings["latin"]!)
+        return .success((entry, changes))
     }
 }

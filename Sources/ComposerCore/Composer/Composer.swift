@@ -19,6 +19,8 @@ public final class Composer {
     /// Colours @mentions, #channels and :shortcodes: as they are typed (seed 002).
     public private(set) var highlighter: TokenHighlighter
     public let overflow: OverflowColoring
+    /// Marks invisible and bidirectional controls (`InvisibleControls`).
+    public let controlMarking = InvisibleControlMarking()
     private let limitCutter: LimitCutter
     /// The trace's "text" reporter, kept when the highlighter is replaced: the same text is
     /// not reported twice.
@@ -355,7 +357,7 @@ public final class Composer {
         case let .trim(range, caret):
             edit(range, with: "", origin: .program)
             select(caret)
-        case .overflowTag, .highlight:
+        case .overflowTag, .highlight, .controlTag:
             effects.append(.tag(effect))
         }
     }
@@ -399,9 +401,11 @@ public final class Composer {
     }
 
     /// The fixed settle order: limit (edits) → overflow → completion → highlighting →
-    /// trace (decorations).
+    /// invisible controls → trace (decorations). The controls come after the highlighter:
+    /// the few scalars they re-read lie inside what it has just read.
     private func makePipeline() -> SettlePipeline {
-        SettlePipeline(steps: [limitCutter, overflow, completion, highlighter] + (textReporter.map { [$0] } ?? []))
+        SettlePipeline(steps: [limitCutter, overflow, completion, highlighter, controlMarking]
+                       + (textReporter.map { [$0] } ?? []))
     }
 
     private static func makeHighlighter(_ tokens: TokenNames) -> TokenHighlighter {

@@ -8,6 +8,8 @@ public enum SettleEffect: Equatable, Sendable {
     case overflowTag(add: [Range<Int>], remove: [Range<Int>])
     /// Take `kind`'s highlight tag off `remove`, then put it on `add` (scalar ranges).
     case highlight(kind: HighlightKind, add: [Range<Int>], remove: [Range<Int>])
+    /// Take the invisible-control mark off `remove`, then put it on `add` (scalar ranges).
+    case controlTag(add: [Range<Int>], remove: [Range<Int>])
 }
 
 extension SettleEffect {

@@ -8,8 +8,8 @@
 /// step looks, and hands every effect on to the window.
 ///
 /// Steps run in a fixed order at each settle — limit → overflow → completion
-/// → highlighting → trace — so that, e.g., the trace reports the text after the
-/// limit trimmed it.
+/// → highlighting → invisible controls → trace — so that, e.g., the trace reports the
+/// text after the limit trimmed it.
 public protocol SettleStep: AnyObject {
     /// Short stable name, for diagnostics.
     var name: String { get }
