@@ -82,9 +82,9 @@ struct HostileDataTests {
         let result = DirectoryLoader.load(from: directory)
         #expect(result.directory.people.isEmpty)
         #expect(result.problems.first?.description
-                == "\(people.path): 1 GiB is over the 64 MiB a data file may have; not read")
-        #expect(DataFile.tooLarge((64 << 20) + 1, 64 << 20)
-                == "67108865 bytes is over the 64 MiB a data file may have; not read")
+                == "\(people.path): 1 GiB is over the 32 MiB a data file may have; not read")
+        #expect(DataFile.tooLarge((32 << 20) + 1, 32 << 20)
+                == "33554433 bytes is over the 32 MiB a data file may have; not read")
     }
 
     /// A FIFO would block the loading thread, /dev/zero never ends: only regular files.

@@ -53,7 +53,7 @@ struct HostileInputEndToEndTests {
             #"ime-composer: \#(people):2: a NUL character in "name"; skipped"#,
             #"ime-composer: \#(people):3: "name": removed invisible control U+202E; "#
                 + #""display": removed invisible controls U+200B U+2066 U+2069; "latin": line breaks and tabs made spaces"#,
-            "ime-composer: \(channels): 1 GiB is over the 64 MiB a data file may have; not read",
+            "ime-composer: \(channels): 1 GiB is over the 32 MiB a data file may have; not read",
             "ime-composer: continuing with 2 people and 0 channels from \(data.path)",
             #"ime-composer: \#(emoji):1: "char": removed invisible control U+202E"#,
         ] {

@@ -17,13 +17,14 @@ import Foundation
 ///   `maximumLines` lines with content or `maximumProblems` bad ones, saying so: what was
 ///   read up to there is used.
 public enum DataFile {
-    /// The most bytes a data file may have: 64 MiB holds about 470,000 people as
-    /// `scripts/generate-directory.py` writes them (measured: the debug build indexes them
-    /// in about 30 s on its data thread, in about 800 MB), and every emoji many times over.
-    public static let maximumBytes = 64 << 20
+    /// The most bytes a data file may have: 32 MiB holds about 235,000 people as
+    /// `scripts/generate-directory.py` writes them — more than twice the 100,000 of
+    /// `make bench` (11 MB) — and every emoji many times over. 64 MiB (470,000 people)
+    /// took the debug build about 30 s and 800 MB to index: half of that is still a lot.
+    public static let maximumBytes = 32 << 20
     /// The most lines with content read from one file; past them the rest is not read.
-    /// About what 64 MiB of ordinary entries hold: it bounds files of very short lines.
-    public static let maximumLines = 500_000
+    /// About what 32 MiB of ordinary entries hold: it bounds files of very short lines.
+    public static let maximumLines = 250_000
     /// The most bad lines reported from one file; past them the rest is not read (it is
     /// not a data file, or not one of ours).
     public static let maximumProblems = 1000
@@ -66,7 +67,7 @@ public enum DataFile {
         return .success(bytes)
     }
 
-    /// "1 GiB is over the 64 MiB a data file may have; not read" (in bytes when less than
+    /// "1 GiB is over the 32 MiB a data file may have; not read" (in bytes when less than
     /// 1% over, where rounding would say "64.0 MiB").
     static func tooLarge(_ size: Int, _ limit: Int) -> String {
         let shown = size < limit + limit / 100 ? "\(size) bytes" : binarySize(size)
