@@ -4,6 +4,7 @@ import ComposerApp
 import ComposerCore
 import ComposerStore
 import Foundation
+import Glibc
 import Testing
 
 extension GtkWindowSuites {
@@ -136,5 +137,48 @@ extension GtkWindowSuites {
             try await GtkFixture.wait("the draft saved in the fresh database") { Self.saved(profileDirectory).draft.text == "new" }
             #expect(composer.storeNoticeShown != nil, "the news stays in view")
         }
+    }
+}
+
+extension GtkWindowSuites.DraftKeepingWindowTests {
+    /// A real full disk under the profile (a small tmpfs, filled): the window says the draft
+    /// cannot be saved, typing goes on, and once there is room the draft is saved and the
+    /// notice goes. Mounting needs root (CI runs as root).
+    @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func aFullDiskIsShownInTheWindowAndTypingGoesOn() async throws {
+        let profileDirectory = try GtkFixture.newProfile()
+        guard mount("tmpfs", profileDirectory, "tmpfs", 0, "size=256k,mode=0700") == 0 else {
+            Issue.record("mount failed: errno \(errno)")
+            return
+        }
+        defer { umount2(profileDirectory, Int32(MNT_DETACH)) }
+        let profile = ProfileOpening.open(directory: profileDirectory)
+        let (composer, _) = try await GtkFixture.composer(
+            ComposerOptions(profileDirectory: profileDirectory, restoresDraft: true), profile: profile)
+        defer { GtkFixture.close(composer) }
+        try GtkFixture.xdotool.type("first")
+        try await GtkFixture.wait("the first draft saved") { Self.saved(profileDirectory).draft.text == "first" }
+
+        // Fill the disk, then type enough to need new pages.
+        let filler = URL(fileURLWithPath: profileDirectory).appendingPathComponent("filler")
+        _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: filler)
+        let block = Data(repeating: 0x55, count: 4096)
+        while (try? handle.write(contentsOf: block)) != nil {}
+        try? handle.close()
+        let long = String(repeating: "満杯 ", count: 3000)
+        gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), long)
+        try GtkFixture.xdotool.key(["ctrl+v"])
+        try await GtkFixture.wait("the paste") { composer.model.text == "first" + long }
+        try await GtkFixture.wait("the full disk shown in the window", timeoutMilliseconds: 20_000) {
+            composer.storeNoticeShown?.contains("full") == true
+        }
+        try GtkFixture.xdotool.type("!")
+        try await GtkFixture.settled(composer, "typing goes on") { composer.model.text.hasSuffix("!") }
+
+        try FileManager.default.removeItem(at: filler)
+        try GtkFixture.xdotool.type("?")
+        try await GtkFixture.wait("the notice gone once saved") { composer.storeNoticeShown == nil }
+        #expect(Self.saved(profileDirectory).draft.text == "first" + long + "!?")
     }
 }
