@@ -132,6 +132,9 @@ struct IBusAnthyEndToEndTests {
         }
         #expect(commit["text"]?.stringValue == lastPreedit?.value["text"]?.stringValue)
         #expect(!trace.entries.contains { $0.name == "send" })
+        // ibus-anthy ends its emptied preedit just after the commit; a Return before that
+        // only confirms the composition (by design), so wait for it.
+        try trace.waitFor("the composition's end", from: committing) { $0["ev"]?.stringValue == "preedit-end" }
         // Return once more sends the sentence; the session is kept as a transcript.
         let sending = trace.entries.count
         try cs.xdotool.key(["Return"])
