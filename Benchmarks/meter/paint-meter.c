@@ -555,6 +555,11 @@ static int run_keys(const struct options *o)
     int missed = 0;
     for (int i = 0; i < count && !stop_signal; i++) {
         const struct key *key = &keys[i];
+        /* Events already on the connection came before this key (a late frame of the last
+         * one): read past them, or the first would count as this key's frame, stamped with
+         * the time of an older read (a negative latency). */
+        XEvent stale;
+        while (XEventsQueued(dpy, QueuedAfterReading) > 0) XNextEvent(dpy, &stale);
         int64_t t0 = now_us();
         send_key(key);
         int64_t first = -1, last = -1;
