@@ -54,6 +54,8 @@ extension ComposerController {
                 ui.showEditingLastSent(editing)
             case .resetInputMethod:
                 gtk_text_view_reset_im_context(cast(ui.textView))
+            case .finishComposition:
+                inputMethod?.finishComposition()
             case .scrollToCaret:
                 gtk_text_view_scroll_mark_onscreen(cast(ui.textView), gtk_text_buffer_get_insert(ui.buffer.pointer))
             case .requestSettle:

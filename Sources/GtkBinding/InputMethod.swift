@@ -65,6 +65,15 @@ public final class InputMethodContext {
         return nil
     }
 
+    /// Ends the composition on screen the way focus loss does: focus out (the input method
+    /// commits or clears its preedit, as it does when the window loses focus), then focus
+    /// in again (the view still has focus). For a preedit no engine stands behind any
+    /// more, which a reset does not end.
+    public func finishComposition() {
+        gtk_im_context_focus_out(pointer)
+        gtk_im_context_focus_in(pointer)
+    }
+
     /// Delivers every event to `handler`. Commit and surrounding requests are observed with
     /// emission hooks because the text view's handlers run first and may stop the emission.
     public func observe(_ handler: @escaping (InputMethodEvent) -> Void) {

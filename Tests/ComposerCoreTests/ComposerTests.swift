@@ -133,6 +133,53 @@ struct ComposerTests {
         #expect(!filtered.contains { if case .sent = $0 { true } else { false } })
     }
 
+    /// An orphaned composition: the engine dropped it (GTK's reset on a click) but IBus's
+    /// GTK module still draws it and never ends it. Enter passed on without a word from the
+    /// input method finishes it (as focus loss would) instead of confirming nothing forever.
+    @Test func enterPassedOnWithoutAWordWhileComposingFinishesTheOrphanedComposition() {
+        let window = Window("abc")
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "tiếng", cursor: 5, segments: [])))
+        window.send(.selectionChanged(anchor: 1, caret: 1))
+        window.send(.keyPressed(name: "Return", shift: false))
+        let filtered = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
+        #expect(filtered.contains(.finishComposition))
+        #expect(!filtered.contains { if case .sent = $0 { true } else { false } }, "it only confirms")
+        // The input method commits what it showed, where it is drawn; the next Enter sends.
+        window.send(.preeditEnded)
+        window.send(.commitStarted("tiếng"))
+        window.send(.inserted(offset: 1, text: "tiếng"))
+        window.send(.commitEnded)
+        window.send(.settle)
+        window.send(.keyPressed(name: "Return", shift: false))
+        let sent = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
+        #expect(sent.contains(.sent("atiếngbc")))
+    }
+
+    /// An engine that commits before passing Enter on (ibus-hangul) is not an orphan.
+    @Test func enterPassedOnAfterTheInputMethodCommittedIsNotAnOrphan() {
+        let window = Window("안")
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "녕", cursor: 1, segments: [])))
+        window.send(.keyPressed(name: "Return", shift: false))
+        window.send(.commitStarted("녕"))
+        window.send(.inserted(offset: 1, text: "녕"))
+        window.send(.commitEnded)
+        let filtered = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
+        #expect(!filtered.contains(.finishComposition))
+        #expect(!filtered.contains { if case .sent = $0 { true } else { false } })
+    }
+
+    /// Consumed by the input method: it is composing; nothing to finish.
+    @Test func enterTheInputMethodTookIsNeverAnOrphan() {
+        let window = Window()
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "に", cursor: 1, segments: [])))
+        window.send(.keyPressed(name: "Return", shift: false))
+        let filtered = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: true))
+        #expect(!filtered.contains(.finishComposition))
+    }
+
     @Test func anUnroutedKeyIsTracedAndLeftToTheTextView() {
         let window = Window()
         #expect(!window.composer.routes(keyName: "a", shift: false))

@@ -41,6 +41,10 @@ public final class Composer {
     private var heldTrace: [TraceEvent]?
     /// What a routed key meant when it was pressed, until the input method has had it.
     private var pressedKey: (command: KeyCommand, wasComposing: Bool)?
+    /// Whether the input method showed, changed, ended or committed anything since the
+    /// routed key was pressed: a key it passes on while composing without a word is a sign
+    /// that the composition on screen is an orphan (`keyFiltered`).
+    private var inputMethodActedDuringKey = false
     public internal(set) var exited = false
     /// The last message sent (this session, or before it: `historyRestored`): Up in an
     /// empty input edits it.
@@ -167,6 +171,7 @@ public final class Composer {
     private func dispatch(_ event: InputEvent) {
         switch event {
         case .preeditStarted:
+            inputMethodActedDuringKey = true
             model.preeditStarted()
             trace(.preeditStart)
             // Send and the caret toolbar follow composing at once, also when a nested loop
@@ -174,6 +179,7 @@ public final class Composer {
             showControls()
             effects.append(.requestSettle)
         case .preeditChanged(let preedit):
+            inputMethodActedDuringKey = true
             let wasComposing = model.preedit != nil
             model.preeditChanged(preedit)
             trace(.preedit(preedit))
@@ -181,11 +187,13 @@ public final class Composer {
             if wasComposing, model.preedit == nil { showControls() }
             effects.append(.requestSettle)
         case .preeditEnded:
+            inputMethodActedDuringKey = true
             model.preeditEnded()
             trace(.preeditEnd)
             showControls()
             effects.append(.requestSettle)
         case .commitStarted(let text):
+            inputMethodActedDuringKey = true
             trace(.commit(text))
             origins.begin(.imCommit)
             effects.append(.requestSettle)
@@ -196,6 +204,7 @@ public final class Composer {
             trace(.surroundingRetrieve)
             effects.append(.requestSettle)
         case let .surroundingDeleted(offset, count):
+            inputMethodActedDuringKey = true
             trace(.surroundingDelete(offset: offset, count: count))
             origins.holdUntilSettle(.deleteSurrounding)
             effects.append(.requestSettle)
@@ -286,6 +295,7 @@ public final class Composer {
             return
         }
         pressedKey = (command, model.isComposing)
+        inputMethodActedDuringKey = false
         heldTrace = []
     }
 
@@ -300,7 +310,18 @@ public final class Composer {
         // The input method may have run a nested loop in which the composer was told to exit.
         guard !exited, let pressed else { return }
         switch pressed.command.outcome(inputMethodConsumed: consumed, wasComposing: pressed.wasComposing) {
-        case .inputMethodTookIt, .confirmedComposition: break
+        case .inputMethodTookIt: break
+        case .confirmedComposition:
+            // Every engine that composes takes Enter while it does (to commit), or commits
+            // before passing it on. Passed on without a word, the composition on screen
+            // has no engine behind it any more: IBus's GTK module keeps drawing a preedit
+            // the engine dropped on GTK's reset (a click in the text, with ibus-unikey or
+            // ibus-m17n), and nothing would ever end it — Send insensitive, Enter only
+            // confirming, until focus left. Finish it the way focus loss does: what the
+            // user sees is committed where it is drawn.
+            if !consumed, !inputMethodActedDuringKey, model.isComposing {
+                effects.append(.finishComposition)
+            }
         case .perform(.send): send()
         case .perform(.newline): insertNewline()
         case .perform(.completionPrevious): completionChanged(completion.moveSelection(by: -1))

@@ -34,6 +34,9 @@ public enum Effect: Equatable, Sendable {
     case editingLastSent(Bool)
     /// The input method's idea of the text is stale after the composer's own edit.
     case resetInputMethod
+    /// End the composition on screen as focus loss would (the input method commits or
+    /// drops it): an orphaned preedit nothing else would end (`Composer.keyFiltered`).
+    case finishComposition
     /// Keep the caret in view (after a newline).
     case scrollToCaret
     /// Settle once the current event is fully handled.
