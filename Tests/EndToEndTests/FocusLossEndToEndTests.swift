@@ -18,15 +18,7 @@ struct FocusLossEndToEndTests {
         let outcome: Outcome
         var description: String { kind.rawValue }
         /// The transcript's name part.
-        var slug: String {
-            switch kind {
-            case .ibusAnthy: "ibus-anthy"
-            case .ibusHangul: "ibus-hangul"
-            case .fcitxAnthy: "fcitx5-anthy"
-            case .fcitxHangul: "fcitx5-hangul"
-            case .gtkSimple: "gtk-simple"
-            }
-        }
+        var slug: String { kind.slug }
     }
 
     enum Outcome: Sendable {

@@ -13,40 +13,106 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
     case fcitxAnthy
     /// fcitx5 with fcitx5-hangul (Dubeolsik) as its input method (`GTK_IM_MODULE=fcitx`).
     case fcitxHangul
+    /// ibus-libpinyin (Chinese pinyin; `nihao` Space → 你好).
+    case ibusLibpinyin
+    /// ibus-chewing (Chinese Zhuyin, standard layout; `s u 3` → 你).
+    case ibusChewing
+    /// ibus-table's Cangjie 5 (`o n f` Space → 你).
+    case ibusCangjie
+    /// ibus-unikey (Vietnamese Telex in a preedit; `tieengs` → tiếng).
+    case ibusUnikey
+    /// ibus-m17n `vi-telex` (Vietnamese; reads surrounding text on every key).
+    case ibusViTelex
+    /// ibus-m17n `hi-inscript` (Hindi, Devanagari InScript: graphemes of several scalars).
+    case ibusHiInscript
+    /// fcitx5-chinese-addons pinyin.
+    case fcitxPinyin
+    /// fcitx5-chewing (Zhuyin).
+    case fcitxChewing
+    /// fcitx5-unikey (Vietnamese Telex).
+    case fcitxUnikey
 
     var gtkIMModule: String {
+        if ibusEngine != nil { return "ibus" }
+        if fcitxInputMethod != nil { return "fcitx" }
+        return "gtk-im-context-simple"
+    }
+
+    /// The name tests, transcripts and docs/ime-matrix.md use (the Debian package's name,
+    /// plus the m17n table where one package has many).
+    public var slug: String {
         switch self {
-        case .ibusAnthy, .ibusHangul: return "ibus"
-        case .gtkSimple: return "gtk-im-context-simple"
-        case .fcitxAnthy, .fcitxHangul: return "fcitx"
+        case .ibusAnthy: "ibus-anthy"
+        case .ibusHangul: "ibus-hangul"
+        case .gtkSimple: "gtk-simple"
+        case .fcitxAnthy: "fcitx5-anthy"
+        case .fcitxHangul: "fcitx5-hangul"
+        case .ibusLibpinyin: "ibus-libpinyin"
+        case .ibusChewing: "ibus-chewing"
+        case .ibusCangjie: "ibus-table-cangjie5"
+        case .ibusUnikey: "ibus-unikey"
+        case .ibusViTelex: "ibus-m17n-vi-telex"
+        case .ibusHiInscript: "ibus-m17n-hi-inscript"
+        case .fcitxPinyin: "fcitx5-pinyin"
+        case .fcitxChewing: "fcitx5-chewing"
+        case .fcitxUnikey: "fcitx5-unikey"
         }
     }
 
-    /// A key the engine composes into a known preedit, and the key that empties the
-    /// preedit again without committing: used to prove the engine is attached.
+    /// A key the engine composes into a preedit containing `preedit` (any preedit when
+    /// empty), and the key that empties the preedit again without committing: used to
+    /// prove the engine is attached.
     var probe: (key: String, preedit: String, cancelKey: String)? {
         switch self {
-        case .ibusAnthy: return ("a", "あ", "Escape")
-        case .ibusHangul: return ("r", "ㄱ", "BackSpace")
+        case .ibusAnthy, .fcitxAnthy: return ("a", "あ", "Escape")
+        case .ibusHangul, .fcitxHangul: return ("r", "ㄱ", "BackSpace")
         case .gtkSimple: return nil
-        case .fcitxAnthy: return ("a", "あ", "Escape")
-        case .fcitxHangul: return ("r", "ㄱ", "BackSpace")
+        case .ibusLibpinyin: return ("n", "", "Escape")
+        case .fcitxPinyin: return ("n", "n", "Escape")
+        case .ibusChewing, .fcitxChewing: return ("s", "ㄋ", "BackSpace")
+        case .ibusCangjie: return ("o", "人", "Escape")
+        case .ibusUnikey, .fcitxUnikey, .ibusViTelex: return ("a", "a", "BackSpace")
+        case .ibusHiInscript: return ("d", "\u{94D}", "BackSpace")
         }
     }
 
+    /// The IBus engine name (`ibus engine NAME`).
     var ibusEngine: String? {
         switch self {
-        case .ibusAnthy: return "anthy"
-        case .ibusHangul: return "hangul"
-        case .gtkSimple, .fcitxAnthy, .fcitxHangul: return nil
+        case .ibusAnthy: "anthy"
+        case .ibusHangul: "hangul"
+        case .ibusLibpinyin: "libpinyin"
+        case .ibusChewing: "chewing"
+        case .ibusCangjie: "table:cangjie5"
+        case .ibusUnikey: "Unikey"
+        case .ibusViTelex: "m17n:vi:telex"
+        case .ibusHiInscript: "m17n:hi:inscript"
+        case .gtkSimple, .fcitxAnthy, .fcitxHangul, .fcitxPinyin, .fcitxChewing, .fcitxUnikey: nil
+        }
+    }
+
+    /// The IBus component file (`/usr/share/ibus/component/NAME.xml`) that provides it.
+    var ibusComponent: String? {
+        switch self {
+        case .ibusAnthy: "anthy"
+        case .ibusHangul: "hangul"
+        case .ibusLibpinyin: "libpinyin"
+        case .ibusChewing: "chewing"
+        case .ibusCangjie: "table"
+        case .ibusUnikey: "unikey"
+        case .ibusViTelex, .ibusHiInscript: "m17n"
+        default: nil
         }
     }
 
     var fcitxInputMethod: Fcitx5.InputMethod? {
         switch self {
-        case .fcitxAnthy: return .anthy
-        case .fcitxHangul: return .hangul
-        case .ibusAnthy, .ibusHangul, .gtkSimple: return nil
+        case .fcitxAnthy: .anthy
+        case .fcitxHangul: .hangul
+        case .fcitxPinyin: .pinyin
+        case .fcitxChewing: .chewing
+        case .fcitxUnikey: .unikey
+        default: nil
         }
     }
 }
@@ -76,11 +142,17 @@ public final class ComposerSession: @unchecked Sendable {
     public let ibus: IBus?
     /// The private fcitx5, for the Fcitx5 kinds.
     public let fcitx: Fcitx5?
-    public let app: AppProcess
-    public let trace: TraceLog
+    /// The app under test (a new one after `restartApp`).
+    public private(set) var app: AppProcess
+    public private(set) var trace: TraceLog
     public let xdotool: XDoTool
     /// X window id of the composer window.
-    public let window: String
+    public private(set) var window: String
+    /// The app's executable and environment (kept for `restartApp`).
+    private let binary: String
+    private let appEnvironment: [String: String]
+    private let startTimeout: Duration
+    private var launches = 0
     public var traceURL: URL { trace.url }
 
     /// - Parameters:
@@ -93,7 +165,7 @@ public final class ComposerSession: @unchecked Sendable {
                 binary: String? = nil, name: String? = nil, timeout: Duration = .seconds(30),
                 beforeLaunch: ((TestSession) throws -> Void)? = nil) throws {
         try Prerequisites.require(Prerequisites.x11 + (kind.ibusEngine != nil ? Prerequisites.ibus : []))
-        if let engine = kind.ibusEngine { try Prerequisites.requireIBusEngine(engine) }
+        if let component = kind.ibusComponent { try Prerequisites.requireIBusEngine(component) }
         let binary = try binary ?? ComposerBinary.path
 
         self.kind = kind
@@ -102,45 +174,82 @@ public final class ComposerSession: @unchecked Sendable {
         do {
             xvfb = try Xvfb.start(in: session)
             dbus = try DBusSession.start(in: session)
-            switch kind {
-            case .ibusAnthy: ibus = try IBus.startAnthy(session, selectEngine: false)
-            case .ibusHangul: ibus = try IBus.startHangul(session, selectEngine: false)
-            case .gtkSimple, .fcitxAnthy, .fcitxHangul: ibus = nil
+            if kind.ibusEngine != nil {
+                try IBus.configureEngines(session)
+                ibus = try IBus.start(in: session)
+            } else {
+                ibus = nil
             }
             fcitx = try kind.fcitxInputMethod.map { try Fcitx5.start(in: session, inputMethod: $0) }
             try beforeLaunch?(session)
-            let traceURL = session.directory.appendingPathComponent("trace.jsonl")
             var env = environment
             env["GTK_IM_MODULE"] = kind.gtkIMModule
             env["GDK_BACKEND"] = env["GDK_BACKEND"] ?? "x11"
             env.merge(ComposerSession.fatalGLibProblems) { mine, _ in mine }
             if kind.ibusEngine != nil { env["XMODIFIERS"] = env["XMODIFIERS"] ?? "@im=ibus" }
             if kind.fcitxInputMethod != nil { env["XMODIFIERS"] = env["XMODIFIERS"] ?? "@im=fcitx" }
-            app = try session.launch("ime-composer", executable: binary,
-                                     arguments: ["--trace", traceURL.path] + arguments, environment: env)
-            trace = TraceLog(url: traceURL, watching: app)
+            self.binary = binary
+            appEnvironment = env
+            startTimeout = timeout
             xdotool = XDoTool(session: session)
-            window = try xdotool.waitForWindow(pid: app.pid, name: Self.windowTitle, process: app, timeout: timeout)
-            try xdotool.focus(window)
-            try trace.waitFor(event: "ready", timeout: timeout)
-            if let ibus, let engine = kind.ibusEngine {
-                try ibus.setEngine(engine, timeout: timeout)
-                try waitUntilEngineAnswers()
-            }
-            if let fcitx {
-                // The input context exists but stays focus:0 until a key reaches it (see
-                // Fcitx5.waitForFocus): the probe proves the engine answers, then DebugInfo
-                // must show the app's context focused.
-                let program = (binary as NSString).lastPathComponent
-                try fcitx.waitForInputContext(program: program, timeout: timeout)
-                try waitUntilEngineAnswers()
-                try fcitx.waitForFocus(program: program, timeout: timeout)
-            }
+            (app, trace, window) = try Self.launchApp(in: session, binary: binary, arguments: arguments,
+                                                      environment: env, traceName: "trace.jsonl",
+                                                      xdotool: xdotool, timeout: timeout)
+            try attachInputMethod(selectEngine: true)
         } catch {
             session.markFailed()
             session.stop()
             throw error
         }
+    }
+
+    /// Starts `binary --trace <session>/<traceName> arguments`, finds and focuses its
+    /// window and waits for the trace's `ready`.
+    private static func launchApp(in session: TestSession, binary: String, arguments: [String],
+                                  environment: [String: String], traceName: String, xdotool: XDoTool,
+                                  timeout: Duration) throws -> (AppProcess, TraceLog, String) {
+        let traceURL = session.directory.appendingPathComponent(traceName)
+        let app = try session.launch("ime-composer", executable: binary,
+                                     arguments: ["--trace", traceURL.path] + arguments, environment: environment)
+        let trace = TraceLog(url: traceURL, watching: app)
+        let window = try xdotool.waitForWindow(pid: app.pid, name: windowTitle, process: app, timeout: timeout)
+        try xdotool.focus(window)
+        try trace.waitFor(event: "ready", timeout: timeout)
+        return (app, trace, window)
+    }
+
+    /// Makes sure the engine answers the app's (new) input context: selects the IBus
+    /// engine (after focus, as the recipe requires) or waits for fcitx5's context, then
+    /// probes.
+    private func attachInputMethod(selectEngine: Bool) throws {
+        if let ibus, let engine = kind.ibusEngine {
+            if selectEngine { try ibus.setEngine(engine, timeout: startTimeout) }
+            try waitUntilEngineAnswers()
+        }
+        if let fcitx {
+            // The input context exists but stays focus:0 until a key reaches it (see
+            // Fcitx5.waitForFocus): the probe proves the engine answers, then DebugInfo
+            // must show the app's context focused.
+            let program = (binary as NSString).lastPathComponent
+            try fcitx.waitForInputContext(program: program, timeout: startTimeout)
+            try waitUntilEngineAnswers()
+            try fcitx.waitForFocus(program: program, timeout: startTimeout)
+        }
+    }
+
+    /// Ends the app (SIGTERM; its status must be 0) and starts a new one in the same
+    /// session (same X server, bus and input method) with other arguments: the scenarios
+    /// of one engine share the session's start-up. The new trace is `trace-N.jsonl`;
+    /// `trace`, `app`, `window` and `probeEndIndex` then refer to the new app.
+    public func restartApp(arguments: [String]) throws {
+        let status = try terminateApp()
+        guard status == 0 else { throw session.failure("the app exited with status \(status) before a restart") }
+        launches += 1
+        (app, trace, window) = try Self.launchApp(in: session, binary: binary, arguments: arguments,
+                                                  environment: appEnvironment, traceName: "trace-\(launches).jsonl",
+                                                  xdotool: xdotool, timeout: startTimeout)
+        probeEndIndex = 0
+        try attachInputMethod(selectEngine: false)
     }
 
     /// Types the kind's probe key until the engine shows its preedit, then cancels it.
@@ -158,7 +267,8 @@ public final class ComposerSession: @unchecked Sendable {
             try xdotool.key([probe.key])
             answered = (try? trace.waitFor("the engine's probe preedit \(probe.preedit)",
                                            timeout: .milliseconds(1500), from: start) {
-                $0["ev"]?.stringValue == "preedit" && ($0["text"]?.stringValue ?? "").contains(probe.preedit)
+                guard $0["ev"]?.stringValue == "preedit", let text = $0["text"]?.stringValue, !text.isEmpty else { return false }
+                return probe.preedit.isEmpty || text.contains(probe.preedit)
             }) != nil
         }
         guard answered else {

@@ -21,9 +21,18 @@ public final class Fcitx5: @unchecked Sendable {
         case anthy
         /// fcitx5-hangul; Dubeolsik layout by default (`g k s r m f` → 한글).
         case hangul
+        /// fcitx5-chinese-addons pinyin (`nihao` Space → 你好).
+        case pinyin
+        /// fcitx5-chewing (Zhuyin, standard layout).
+        case chewing
+        /// fcitx5-unikey (Vietnamese Telex).
+        case unikey
     }
 
     public static let busName = "org.fcitx.Fcitx5"
+    /// Addons left off: the tray and panel (no desktop to show them) and cloud pinyin (it
+    /// would ask a server on the network for candidates: results must not depend on one).
+    static let disabledAddons = "notificationitem,kimpanel,cloudpinyin"
     static let controllerPath = "/controller"
     static let controllerInterface = "org.fcitx.Fcitx.Controller1"
 
@@ -50,7 +59,7 @@ public final class Fcitx5: @unchecked Sendable {
                                 "XDG_RUNTIME_DIR", "PATH", "LANG", TestSession.markerVariable])
 
         let p = try session.launch("fcitx5", executable: "fcitx5",
-                                   arguments: ["--replace", "--disable=notificationitem,kimpanel"])
+                                   arguments: ["--replace", "--disable=\(disabledAddons)"])
         let fcitx = Fcitx5(session: session, process: p, inputMethod: inputMethod)
         // Graceful shutdown first (Controller1.Exit; SIGTERM makes fcitx5 print a crash
         // backtrace), then TestSession.stop() takes down the process group.
