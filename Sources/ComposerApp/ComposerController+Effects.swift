@@ -54,8 +54,15 @@ extension ComposerController {
                 ui.showEditingLastSent(editing)
             case .resetInputMethod:
                 gtk_text_view_reset_im_context(cast(ui.textView))
-            case .finishComposition:
+            case .finishComposition(let drawn):
+                let commitsBefore = inputMethodCommits
                 inputMethod?.finishComposition()
+                // An engine that drops it on focus out (ibus-anthy, ibus-libpinyin; fcitx5-anthy
+                // after GTK's reset): what the user saw is typed text, not lost. One that keeps
+                // composing (GTK's simple context: no focus out) is left to go on.
+                if inputMethodCommits == commitsBefore, inputMethod?.preeditText.isEmpty == true {
+                    ui.buffer.insertAtCaret(drawn)
+                }
             case .scrollToCaret:
                 gtk_text_view_scroll_mark_onscreen(cast(ui.textView), gtk_text_buffer_get_insert(ui.buffer.pointer))
             case .requestSettle:

@@ -53,6 +53,15 @@ extension ComposerController {
         }
     }
 
+    /// Presses in the text reach the composer before the text view's own handlers (which
+    /// reset the input method): `.pointerPressed` may finish a composition first.
+    func observePointerPresses() {
+        let gesture = gtk_gesture_click_new()!
+        gtk_event_controller_set_propagation_phase(gesture, GTK_PHASE_CAPTURE)
+        onClickGesture(gesture, "pressed") { [weak self] _, _, _ in self?.forward(.pointerPressed) }
+        gtk_widget_add_controller(cast(ui.textView), gesture)
+    }
+
     func observeInputMethod() {
         guard let context = InputMethodContext(textView: ui.textView) else { return }
         inputMethod = context
@@ -61,7 +70,9 @@ extension ComposerController {
             case .preeditStart: self?.forward(.preeditStarted)
             case .preeditChanged(let preedit): self?.forward(.preeditChanged(Preedit(preedit)))
             case .preeditEnd: self?.forward(.preeditEnded)
-            case .commitWillInsert(let text): self?.forward(.commitStarted(text))
+            case .commitWillInsert(let text):
+                self?.inputMethodCommits += 1
+                self?.forward(.commitStarted(text))
             case .commitDidInsert: self?.forward(.commitEnded)
             case .retrieveSurrounding: self?.forward(.surroundingRetrieved)
             case let .deleteSurrounding(offset, count): self?.forward(.surroundingDeleted(offset: offset, count: count))

@@ -35,6 +35,9 @@ public final class ComposerController {
     /// Every idle and timeout of this window: cancelled when the window is destroyed.
     let sources = SourceGroup()
     var inputMethod: InputMethodContext?
+    /// Commits the input method made so far (`.finishComposition` tells by it whether the
+    /// input method committed the orphaned composition itself).
+    var inputMethodCommits = 0
     var readyAnnounced = false
     /// The IME inspector's log (from the start with `--trace`, else from when it first
     /// opened) and its pane (made when first opened).
@@ -102,6 +105,7 @@ public final class ComposerController {
 
         observeBuffer()
         observeInputMethod()
+        observePointerPresses()
         watchInputMethodDaemons()
         routeKeys()
         observeWindow()

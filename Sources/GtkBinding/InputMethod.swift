@@ -74,6 +74,9 @@ public final class InputMethodContext {
         gtk_im_context_focus_in(pointer)
     }
 
+    /// The text of the composition the context shows now ("" when none).
+    public var preeditText: String { Self.preedit(of: pointer).text }
+
     /// Delivers every event to `handler`. Commit and surrounding requests are observed with
     /// emission hooks because the text view's handlers run first and may stop the emission.
     public func observe(_ handler: @escaping (InputMethodEvent) -> Void) {

@@ -143,7 +143,7 @@ struct ComposerTests {
         window.send(.selectionChanged(anchor: 1, caret: 1))
         window.send(.keyPressed(name: "Return", shift: false))
         let filtered = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
-        #expect(filtered.contains(.finishComposition))
+        #expect(filtered.contains(.finishComposition(drawn: "tiếng")))
         #expect(!filtered.contains { if case .sent = $0 { true } else { false } }, "it only confirms")
         // The input method commits what it showed, where it is drawn; the next Enter sends.
         window.send(.preeditEnded)
@@ -156,6 +156,16 @@ struct ComposerTests {
         #expect(sent.contains(.sent("atiếngbc")))
     }
 
+    /// A click mid-composition finishes it before the text view resets the input method;
+    /// a click with nothing composing does nothing.
+    @Test func aPressInTheTextMidCompositionFinishesItFirst() {
+        let window = Window("abc")
+        #expect(window.send(.pointerPressed).isEmpty)
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "한", cursor: 1, segments: [])))
+        #expect(window.send(.pointerPressed).contains(.finishComposition(drawn: "한")))
+    }
+
     /// An engine that commits before passing Enter on (ibus-hangul) is not an orphan.
     @Test func enterPassedOnAfterTheInputMethodCommittedIsNotAnOrphan() {
         let window = Window("안")
@@ -166,7 +176,7 @@ struct ComposerTests {
         window.send(.inserted(offset: 1, text: "녕"))
         window.send(.commitEnded)
         let filtered = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
-        #expect(!filtered.contains(.finishComposition))
+        #expect(!filtered.contains { if case .finishComposition = $0 { true } else { false } })
         #expect(!filtered.contains { if case .sent = $0 { true } else { false } })
     }
 
@@ -177,7 +187,7 @@ struct ComposerTests {
         window.send(.preeditChanged(Preedit(text: "に", cursor: 1, segments: [])))
         window.send(.keyPressed(name: "Return", shift: false))
         let filtered = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: true))
-        #expect(!filtered.contains(.finishComposition))
+        #expect(!filtered.contains { if case .finishComposition = $0 { true } else { false } })
     }
 
     @Test func anUnroutedKeyIsTracedAndLeftToTheTextView() {

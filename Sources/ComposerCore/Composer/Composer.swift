@@ -228,6 +228,16 @@ public final class Composer {
             origins.pasteInFlight = true
         case .pasteEnded:
             origins.pasteInFlight = false
+        case .pointerPressed:
+            // A click mid-composition: GTK 4 resets the input method when the text view takes
+            // the press, and under GTK 4 that loses the composition with many engines
+            // (ibus-hangul and fcitx5-anthy drop it; ibus-unikey and ibus-m17n leave it drawn
+            // but dead) — GTK 3's IBus module committed it on the press (gtk#1534). Finish it
+            // first, as focus loss does: what was drawn is committed where it was drawn, then
+            // the caret moves.
+            if let drawn = model.preedit, !drawn.text.isEmpty {
+                effects.append(.finishComposition(drawn: drawn.text))
+            }
         case .dropped:
             origins.holdUntilSettle(.drop)
         case let .selectionChanged(anchor, caret):
@@ -319,8 +329,8 @@ public final class Composer {
             // ibus-m17n), and nothing would ever end it — Send insensitive, Enter only
             // confirming, until focus left. Finish it the way focus loss does: what the
             // user sees is committed where it is drawn.
-            if !consumed, !inputMethodActedDuringKey, model.isComposing {
-                effects.append(.finishComposition)
+            if !consumed, !inputMethodActedDuringKey, let drawn = model.preedit, !drawn.text.isEmpty {
+                effects.append(.finishComposition(drawn: drawn.text))
             }
         case .perform(.send): send()
         case .perform(.newline): insertNewline()

@@ -34,9 +34,11 @@ public enum Effect: Equatable, Sendable {
     case editingLastSent(Bool)
     /// The input method's idea of the text is stale after the composer's own edit.
     case resetInputMethod
-    /// End the composition on screen as focus loss would (the input method commits or
-    /// drops it): an orphaned preedit nothing else would end (`Composer.keyFiltered`).
-    case finishComposition
+    /// End the composition on screen as focus loss would: an orphaned preedit nothing else
+    /// would end (`Composer.keyFiltered`). What the user sees (`drawn`) is typed text: if the
+    /// input method does not commit it then (its engine already let go of it), the window
+    /// types it itself.
+    case finishComposition(drawn: String)
     /// Keep the caret in view (after a newline).
     case scrollToCaret
     /// Settle once the current event is fully handled.

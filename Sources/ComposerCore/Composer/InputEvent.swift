@@ -43,6 +43,9 @@ public enum InputEvent: Equatable, Sendable {
     case pasteEnded
     /// Something is dropped on the text.
     case dropped
+    /// A pointer press in the text, before the text view handles it (and resets the input
+    /// method, which makes some engines drop what they were composing).
+    case pointerPressed
     /// The selection or the caret moved (scalar offsets).
     case selectionChanged(anchor: Int, caret: Int)
     /// The buffer holds other text than the composer knows (a change it could not see):

@@ -134,6 +134,12 @@ public enum AnomalyRules {
     /// leaves the app to guess; one that takes it with nothing to confirm swallows a send.
     public static let enterWhileComposing: Rule = { context, event in
         guard case let .key(name, consumed?, _) = event, KeyCommand.enterKeys.contains(name) else { return nil }
+        if context.composing && !context.preedit.isEmpty && !consumed, let cause = context.compositionInterrupted {
+            // The engine let go of the composition on GTK's reset (a click) or focus loss, but
+            // its GTK module still draws it (ibus-unikey, ibus-m17n, fcitx5-anthy after a click).
+            return Anomaly(id: "preedit-orphaned",
+                           explanation: "the input method passed Enter on while \"\(context.preedit)\" was still drawn after \(cause): its engine no longer composes it (the composer finishes it as focus loss would)")
+        }
         if context.composing && !context.preedit.isEmpty && !consumed {
             return Anomaly(id: "enter-passed-on-while-composing",
                            explanation: "the input method passed Enter on while composing \"\(context.preedit)\" (the composer only confirms it)")
