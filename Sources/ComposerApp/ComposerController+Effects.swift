@@ -55,12 +55,16 @@ extension ComposerController {
             case .resetInputMethod:
                 gtk_text_view_reset_im_context(cast(ui.textView))
             case .finishComposition(let drawn):
+                guard let inputMethod else { break }
                 let commitsBefore = inputMethodCommits
-                inputMethod?.finishComposition()
-                // An engine that drops it on focus out (ibus-anthy, ibus-libpinyin; fcitx5-anthy
-                // after GTK's reset): what the user saw is typed text, not lost. One that keeps
-                // composing (GTK's simple context: no focus out) is left to go on.
-                if inputMethodCommits == commitsBefore, inputMethod?.preeditText.isEmpty == true {
+                inputMethod.finishComposition()
+                // IBus's module commits on focus out at once, or not at all: an engine that
+                // drops the composition then (ibus-anthy, ibus-libpinyin) would lose what the
+                // user saw, so it is typed text. Fcitx5 commits later, over D-Bus (all its
+                // engines here commit on focus out): nothing to add. A context that keeps
+                // composing (GTK's simple one has no focus out) is left to go on.
+                if inputMethod.moduleID == "ibus", inputMethodCommits == commitsBefore,
+                   inputMethod.preeditText.isEmpty {
                     ui.buffer.insertAtCaret(drawn)
                 }
             case .scrollToCaret:

@@ -74,6 +74,9 @@ public final class InputMethodContext {
         gtk_im_context_focus_in(pointer)
     }
 
+    /// The IM module in use ("ibus", "fcitx", "wayland", "gtk-im-context-simple", …).
+    public var moduleID: String { string(fromBorrowed: gtk_im_multicontext_get_context_id(cast(pointer))) }
+
     /// The text of the composition the context shows now ("" when none).
     public var preeditText: String { Self.preedit(of: pointer).text }
 
