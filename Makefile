@@ -23,6 +23,9 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/ime-composer
 TEST_LOG := .build/make-test.log
 BUILD_LOG := .build/make-build.log
+# The input-method matrix's results (one file per engine), and the document made from them
+# (docs/ime-matrix.md) after a full run (not when TEST_ARGS filters the suites).
+MATRIX_RESULTS := out/ime-matrix
 # Extra arguments: make run ARGS='--text hello --caret 2'
 ARGS ?=
 # Extra arguments for `swift test`, e.g. make test TEST_ARGS='--filter HarnessSelfTests'.
@@ -84,8 +87,10 @@ test: deps
 	fi; \
 	if [ $$status -eq 0 ]; then \
 	  stage="swift test"; \
+	  rm -rf $(MATRIX_RESULTS); \
 	  echo "+ $(SWIFT) test $(TEST_ARGS)"; \
 	  $(SWIFT) test $(TEST_ARGS) 2>&1 | tee $(TEST_LOG) || status=$$?; \
+	  $(if $(TEST_ARGS:--no-parallel=),,/usr/bin/python3 scripts/ime-matrix.py $(MATRIX_RESULTS) docs/ime-matrix.md;) \
 	fi; \
 	echo; \
 	echo "==================== make test: summary ===================="; \

@@ -1,0 +1,54 @@
+import Foundation
+import TestHarness
+
+/// One engine's row of docs/ime-matrix.md: each scenario passed, failed or not applicable,
+/// with a one-line reason. Written by the run to `out/ime-matrix/<engine>.json`;
+/// `scripts/ime-matrix.py` (run by `make test`) turns the files into the document.
+final class MatrixRow: @unchecked Sendable {
+    enum Result: String { case passed, failed, notApplicable = "n/a" }
+    struct Cell { let scenario: MatrixScenario; let result: Result; let reason: String }
+
+    static let directory = ComposerBinary.packageRoot.appendingPathComponent("out/ime-matrix")
+    let engine: MatrixEngine
+    private(set) var cells: [Cell] = []
+
+    init(_ engine: MatrixEngine) { self.engine = engine }
+
+    func record(_ scenario: MatrixScenario, _ result: Result, _ reason: String) {
+        let line = reason.split(separator: "\n").first.map(String.init) ?? ""
+        cells.append(Cell(scenario: scenario, result: result, reason: String(line.prefix(240))))
+    }
+
+    func write() throws {
+        try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
+        let object: [String: Any] = [
+            "engine": engine.kind.slug,
+            "module": engine.kind.rawValue.hasPrefix("fcitx") ? "fcitx" : engine.kind.rawValue.hasPrefix("ibus") ? "ibus" : "gtk-im-context-simple",
+            "cells": cells.map { ["scenario": $0.scenario.rawValue, "result": $0.result.rawValue, "reason": $0.reason] },
+        ]
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: Self.directory.appendingPathComponent(engine.kind.slug + ".json"), options: .atomic)
+    }
+}
+
+/// The scenarios every engine goes through (the columns of docs/ime-matrix.md, in order).
+enum MatrixScenario: String, CaseIterable, Sendable {
+    case composeCommit = "compose-commit"
+    case enter = "enter-confirms-then-sends"
+    case hardLimit = "hard-limit-mid-composition"
+    case softLimit = "soft-limit-colouring"
+    case completion = "completion-after-commit"
+    case backSpace = "backspace-in-composition"
+    case focusOut = "focus-out-mid-composition"
+    case click = "click-mid-composition"
+}
+
+/// A scenario's failed expectation, with what was seen.
+struct MatrixFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func require(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    if !condition { throw MatrixFailure(message()) }
+}
