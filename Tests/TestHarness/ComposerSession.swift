@@ -31,10 +31,16 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
     case fcitxChewing
     /// fcitx5-unikey (Vietnamese Telex).
     case fcitxUnikey
+    /// fcitx5-anthy as sway's input method (input-method-v2), GTK's `wayland` module
+    /// (text-input-v3): `WaylandIMSession`, not `ComposerSession`.
+    case waylandFcitxAnthy
+    /// fcitx5-hangul the same way.
+    case waylandFcitxHangul
 
     var gtkIMModule: String {
         if ibusEngine != nil { return "ibus" }
         if fcitxInputMethod != nil { return "fcitx" }
+        if self == .waylandFcitxAnthy || self == .waylandFcitxHangul { return "wayland" }
         return "gtk-im-context-simple"
     }
 
@@ -56,6 +62,8 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
         case .fcitxPinyin: "fcitx5-pinyin"
         case .fcitxChewing: "fcitx5-chewing"
         case .fcitxUnikey: "fcitx5-unikey"
+        case .waylandFcitxAnthy: "wayland-fcitx5-anthy"
+        case .waylandFcitxHangul: "wayland-fcitx5-hangul"
         }
     }
 
@@ -64,8 +72,8 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
     /// prove the engine is attached.
     var probe: (key: String, preedit: String, cancelKey: String)? {
         switch self {
-        case .ibusAnthy, .fcitxAnthy: return ("a", "あ", "Escape")
-        case .ibusHangul, .fcitxHangul: return ("r", "ㄱ", "BackSpace")
+        case .ibusAnthy, .fcitxAnthy, .waylandFcitxAnthy: return ("a", "あ", "Escape")
+        case .ibusHangul, .fcitxHangul, .waylandFcitxHangul: return ("r", "ㄱ", "BackSpace")
         case .gtkSimple: return nil
         case .ibusLibpinyin: return ("n", "", "Escape")
         case .fcitxPinyin: return ("n", "n", "Escape")
@@ -87,7 +95,8 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
         case .ibusUnikey: "Unikey"
         case .ibusViTelex: "m17n:vi:telex"
         case .ibusHiInscript: "m17n:hi:inscript"
-        case .gtkSimple, .fcitxAnthy, .fcitxHangul, .fcitxPinyin, .fcitxChewing, .fcitxUnikey: nil
+        case .gtkSimple, .fcitxAnthy, .fcitxHangul, .fcitxPinyin, .fcitxChewing, .fcitxUnikey,
+             .waylandFcitxAnthy, .waylandFcitxHangul: nil
         }
     }
 
@@ -192,9 +201,9 @@ public final class ComposerSession: @unchecked Sendable {
             appEnvironment = env
             startTimeout = timeout
             xdotool = XDoTool(session: session)
-            (app, trace, window) = try Self.launchApp(in: session, binary: binary, arguments: arguments,
-                                                      environment: env, traceName: "trace.jsonl",
-                                                      xdotool: xdotool, timeout: timeout)
+            (app, trace) = try Self.launchApp(in: session, binary: binary, arguments: arguments,
+                                              environment: env, traceName: "trace.jsonl")
+            window = try Self.awaitWindow(app, trace, xdotool: xdotool, timeout: timeout)
             try attachInputMethod(selectEngine: true)
         } catch {
             session.markFailed()
@@ -203,19 +212,21 @@ public final class ComposerSession: @unchecked Sendable {
         }
     }
 
-    /// Starts `binary --trace <session>/<traceName> arguments`, finds and focuses its
-    /// window and waits for the trace's `ready`.
+    /// Starts `binary --trace <session>/<traceName> arguments` (see `awaitWindow`).
     private static func launchApp(in session: TestSession, binary: String, arguments: [String],
-                                  environment: [String: String], traceName: String, xdotool: XDoTool,
-                                  timeout: Duration) throws -> (AppProcess, TraceLog, String) {
+                                  environment: [String: String], traceName: String) throws -> (AppProcess, TraceLog) {
         let traceURL = session.directory.appendingPathComponent(traceName)
         let app = try session.launch("ime-composer", executable: binary,
                                      arguments: ["--trace", traceURL.path] + arguments, environment: environment)
-        let trace = TraceLog(url: traceURL, watching: app)
+        return (app, TraceLog(url: traceURL, watching: app))
+    }
+
+    /// Finds and focuses the app's window and waits for the trace's `ready`.
+    private static func awaitWindow(_ app: AppProcess, _ trace: TraceLog, xdotool: XDoTool, timeout: Duration) throws -> String {
         let window = try xdotool.waitForWindow(pid: app.pid, name: windowTitle, process: app, timeout: timeout)
         try xdotool.focus(window)
         try trace.waitFor(event: "ready", timeout: timeout)
-        return (app, trace, window)
+        return window
     }
 
     /// Makes sure the engine answers the app's (new) input context: selects the IBus
@@ -241,13 +252,18 @@ public final class ComposerSession: @unchecked Sendable {
     /// session (same X server, bus and input method) with other arguments: the scenarios
     /// of one engine share the session's start-up. The new trace is `trace-N.jsonl`;
     /// `trace`, `app`, `window` and `probeEndIndex` then refer to the new app.
-    public func restartApp(arguments: [String]) throws {
-        let status = try terminateApp()
-        guard status == 0 else { throw session.failure("the app exited with status \(status) before a restart") }
+    public func restartApp(arguments: [String], afterCrash: Bool = false) throws {
+        if afterCrash {
+            app.stop()
+        } else {
+            let status = try terminateApp()
+            guard status == 0 else { throw session.failure("the app exited with status \(status) before a restart") }
+        }
         launches += 1
-        (app, trace, window) = try Self.launchApp(in: session, binary: binary, arguments: arguments,
-                                                  environment: appEnvironment, traceName: "trace-\(launches).jsonl",
-                                                  xdotool: xdotool, timeout: startTimeout)
+        // `app` and `trace` are the new app's at once: a failed start-up is examined there.
+        (app, trace) = try Self.launchApp(in: session, binary: binary, arguments: arguments,
+                                          environment: appEnvironment, traceName: "trace-\(launches).jsonl")
+        window = try Self.awaitWindow(app, trace, xdotool: xdotool, timeout: startTimeout)
         probeEndIndex = 0
         try attachInputMethod(selectEngine: false)
     }

@@ -235,7 +235,7 @@ public final class WaylandSession: @unchecked Sendable {
     }
 
     /// Hands the session directory tree to the session user (root keeps access anyway).
-    private static func handOver(_ session: TestSession) throws {
+    static func handOver(_ session: TestSession) throws {
         let fm = FileManager.default
         var paths = [session.directory.path]
         if let walker = fm.enumerator(atPath: session.directory.path) {
@@ -252,7 +252,7 @@ public final class WaylandSession: @unchecked Sendable {
 
     /// The app binary, or a copy in the session directory if the session user cannot
     /// reach it (a directory on the way that it may not search, or no execute bit).
-    private static func binaryForSessionUser(_ session: TestSession) throws -> String {
+    static func binaryForSessionUser(_ session: TestSession) throws -> String {
         let path = try ComposerBinary.path
         if executableBySessionUser(path) { return path }
         let dir = session.directory.appendingPathComponent("bin", isDirectory: true)
@@ -288,7 +288,7 @@ public final class WaylandSession: @unchecked Sendable {
     // MARK: environment and processes
 
     /// What every session process gets (and nothing else: `env -i`).
-    private static func baseEnvironment(_ session: TestSession) -> [String: String] {
+    static func baseEnvironment(_ session: TestSession) -> [String: String] {
         [
             "HOME": session.home.path,
             "PATH": "/usr/bin:/bin",
@@ -315,21 +315,21 @@ public final class WaylandSession: @unchecked Sendable {
 
     /// `setpriv … env -i K=V … program args`: the program runs as the session user with
     /// exactly `environment`.
-    private static func asSessionUser(_ program: String, _ arguments: [String],
+    static func asSessionUser(_ program: String, _ arguments: [String],
                                       environment: [String: String]) -> [String] {
         ["--reuid=\(sessionUID)", "--regid=\(sessionGID)", "--clear-groups", "env", "-i"]
             + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             + [program] + arguments
     }
 
-    private static func launch(in session: TestSession, _ name: String, _ program: String,
+    static func launch(in session: TestSession, _ name: String, _ program: String,
                                _ arguments: [String], environment: [String: String]) throws -> AppProcess {
         let resolved = try AppProcess.resolve(program, environment: ["PATH": "/usr/bin:/bin"])
         return try session.launch(name, executable: "setpriv",
                                   arguments: asSessionUser(resolved, arguments, environment: environment))
     }
 
-    private static func requireRunning(_ p: AppProcess, _ when: String) throws {
+    static func requireRunning(_ p: AppProcess, _ when: String) throws {
         if !p.isRunning { throw HarnessError("\(p.name) exited \(when)\n" + p.diagnostics()) }
     }
 
@@ -343,7 +343,7 @@ public final class WaylandSession: @unchecked Sendable {
         return try Self.run(in: session, environment: env, tool, arguments, timeout: timeout)
     }
 
-    private static func run(in session: TestSession, environment: [String: String], _ tool: String,
+    static func run(in session: TestSession, environment: [String: String], _ tool: String,
                             _ arguments: [String], timeout: Duration) throws -> CommandResult {
         let resolved = try AppProcess.resolve(tool, environment: ["PATH": "/usr/bin:/bin"])
         return try session.run("setpriv", asSessionUser(resolved, arguments, environment: environment),

@@ -1,0 +1,521 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Wayland input-method path for one test: a private D-Bus session bus, headless sway
+/// 1.7, fcitx5 as the compositor's input method (its `waylandim` addon, input-method-v2)
+/// with anthy or hangul active by default, one persistent virtual keyboard (`vkbd`, built
+/// from Tests/Drivers/vkbd.c) and the app with `GDK_BACKEND=wayland GTK_IM_MODULE=wayland`
+/// (GTK's text-input-v3 module).
+///
+///     let wl = try WaylandIMSession.start(name: "anthy", inputMethod: .anthy)
+///     defer { wl.stop() }
+///     try wl.key(["k", "o", "space", "Return"])
+///     try wl.trace.waitFor(event: "commit")
+///
+/// Why a driver of its own rather than wtype: every wtype call makes a new virtual keyboard;
+/// sway 1.7 then re-enters the focused app (wl_keyboard leave/enter), GTK disables and
+/// enables its text input, and fcitx5 resets the composition on the deactivate: keys are
+/// lost. Destroying a virtual keyboard while fcitx5 re-grabs the keyboard also crashes sway
+/// 1.7 (no active keyboard). So vkbd's one keyboard is created before the app maps and
+/// lives until the app and fcitx5 are gone.
+///
+/// Everything runs as `WaylandSession.sessionUID` (sway refuses root), each process in its
+/// own process group, with `WaylandSession`'s environment and helpers. Start-up order: bus →
+/// sway → fcitx5 (owns `org.fcitx.Fcitx5`, reports the IM) → vkbd (`ready`) → app (`start`,
+/// window mapped) → `workspace 2; workspace 1` (sway 1.7 tells the text input about focus
+/// only on a focus change) → the text view's `focus` in:true, `ready`, and fcitx5's
+/// wayland_v2 input context with focus. Every wait polls a condition.
+///
+/// `stop()`: SIGTERM to the app, Controller1.Exit to fcitx5, then EOF to vkbd (its keyboard
+/// is destroyed only when nothing can grab any more), then every process group, then
+/// anything still carrying the session's marker variable.
+public final class WaylandIMSession: @unchecked Sendable {
+    public static let requiredPrograms = ["sway", "swaymsg", "fcitx5", "dbus-daemon", "dbus-send",
+                                          "dbus-update-activation-environment", "setpriv", "sh",
+                                          "cc", "pkg-config"]
+
+    public let session: TestSession
+    public let inputMethod: Fcitx5.InputMethod
+    public let bus: AppProcess
+    public let busAddress: String
+    public let sway: AppProcess
+    public let waylandDisplay: String
+    public let swaySocket: String
+    public let fcitx5: AppProcess
+    /// The virtual keyboard driver; commands go to its stdin (a FIFO), replies to its stdout.
+    public let vkbd: AppProcess
+    /// The app under test (a new one after `restartApp`).
+    public private(set) var app: AppProcess
+    /// The app's `--trace` file (a new one after `restartApp`); fails fast once the app exited.
+    public private(set) var trace: TraceLog
+    private let appEnvironment: [String: String]
+    /// How long each startup step took, in order.
+    public private(set) var startupTimings: [(step: String, duration: Duration)] = []
+
+    private static let commandInterval: Duration = .milliseconds(50)
+    private let lock = NSLock()
+    private var stopped = false
+    private var initialized = false
+    /// The write end of vkbd's stdin FIFO (-1 once closed).
+    private var vkbdInput: Int32 = -1
+    /// Commands sent to vkbd so far (each gets one reply line).
+    private var commandsSent = 0
+
+    // MARK: start
+
+    /// Starts the session and waits until the app's text view has focus with the input
+    /// method attached (see the type's documentation).
+    ///
+    /// - Parameters:
+    ///   - appArguments: extra arguments for `ime-composer` (after `--trace PATH`).
+    ///   - appEnvironment: added to (and overriding) the app's environment.
+    public static func start(name: String = "wayland-im", inputMethod: Fcitx5.InputMethod,
+                             appArguments: [String] = [], appEnvironment: [String: String] = [:],
+                             timeout: Duration = .seconds(30)) throws -> WaylandIMSession {
+        try Prerequisites.require(requiredPrograms)
+        let conf = "/usr/share/fcitx5/inputmethod/\(inputMethod.rawValue).conf"
+        guard FileManager.default.fileExists(atPath: conf) else {
+            throw HarnessError("fcitx5 input method '\(inputMethod.rawValue)' is not installed (\(conf) missing). "
+                + "Run scripts/install-deps.sh (or `make deps`) to install fcitx5-\(inputMethod.rawValue).")
+        }
+        let driver = try vkbdBinary()
+        let session = try TestSession(name: "wlim-" + name)
+        do {
+            return try WaylandIMSession(session: session, inputMethod: inputMethod, driver: driver,
+                                        appArguments: appArguments, appEnvironment: appEnvironment,
+                                        timeout: timeout)
+        } catch {
+            session.markFailed()
+            session.stop()
+            throw HarnessError("\(error)\n(session logs: \(TestSession.failureArtifacts.appendingPathComponent(session.id).path))")
+        }
+    }
+
+    private init(session: TestSession, inputMethod: Fcitx5.InputMethod, driver: String,
+                 appArguments: [String], appEnvironment: [String: String], timeout: Duration) throws {
+        self.session = session
+        self.inputMethod = inputMethod
+        let clock = ContinuousClock()
+        var timings: [(step: String, duration: Duration)] = []
+        var mark = clock.now
+        func lap(_ step: String) {
+            let now = clock.now
+            timings.append((step, now - mark))
+            mark = now
+        }
+
+        // fcitx5's profile and config (ActiveByDefault=True: no trigger key), then the
+        // whole session directory goes to the session user.
+        try Fcitx5.writeConfiguration(session, inputMethod: inputMethod)
+        try WaylandSession.handOver(session)
+
+        // 1. The session bus.
+        let busProcess = try WaylandSession.launch(
+            in: session, "dbus-daemon", "dbus-daemon",
+            ["--session", "--nofork", "--print-address=1", "--address=unix:tmpdir=\(session.runtimeDir.path)"],
+            environment: WaylandSession.baseEnvironment(session))
+        bus = busProcess
+        busAddress = try Wait.until("dbus-daemon to print its address", timeout: timeout,
+                                    diagnostics: { busProcess.diagnostics() },
+                                    failFast: { try WaylandSession.requireRunning(busProcess, "during startup") }) {
+            let out = busProcess.stdout
+            guard let nl = out.firstIndex(of: "\n") else { return nil }
+            let line = out[..<nl].trimmingCharacters(in: .whitespaces)
+            return line.isEmpty ? nil : line
+        }
+        lap("dbus-daemon")
+
+        // 2. sway, headless (WaylandSession's configuration).
+        let config = session.directory.appendingPathComponent("sway.cfg")
+        try """
+            output HEADLESS-1 resolution 720x1280 position 0 0
+            default_border none
+            bar {
+                mode invisible
+            }
+            seat seat0 fallback true
+            xwayland disable
+
+            """.write(to: config, atomically: true, encoding: .utf8)
+        _ = chmod(config.path, 0o644)
+        var swayEnvironment = WaylandSession.baseEnvironment(session)
+        swayEnvironment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        swayEnvironment["WLR_BACKENDS"] = "headless"
+        swayEnvironment["WLR_LIBINPUT_NO_DEVICES"] = "1"
+        swayEnvironment["WLR_RENDERER"] = "pixman"
+        swayEnvironment["WLR_HEADLESS_OUTPUTS"] = "1"
+        let swayProcess = try WaylandSession.launch(in: session, "sway", "sway", ["-c", config.path],
+                                                    environment: swayEnvironment)
+        sway = swayProcess
+        let runtime = session.runtimeDir
+        let sockets: (String, String) = try Wait.until(
+            "sway's Wayland and IPC sockets in \(runtime.path)", timeout: timeout,
+            diagnostics: { swayProcess.diagnostics() },
+            failFast: { try WaylandSession.requireRunning(swayProcess, "during startup") }) {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []
+                guard let display = names.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }),
+                      let ipc = names.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") })
+                else { return nil }
+                return (display, runtime.appendingPathComponent(ipc).path)
+            }
+        waylandDisplay = sockets.0
+        swaySocket = sockets.1
+        var clientEnvironment = WaylandSession.baseEnvironment(session)
+        clientEnvironment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        clientEnvironment["WAYLAND_DISPLAY"] = sockets.0
+        clientEnvironment["SWAYSOCK"] = sockets.1
+        let client = clientEnvironment
+        func run(_ tool: String, _ arguments: [String]) throws -> CommandResult {
+            try WaylandSession.run(in: session, environment: client, tool, arguments, timeout: .seconds(10))
+        }
+        try Wait.until("sway to answer on its IPC socket", timeout: timeout, interval: Self.commandInterval,
+                       diagnostics: { swayProcess.diagnostics() },
+                       failFast: { try WaylandSession.requireRunning(swayProcess, "during startup") }) {
+            try run("swaymsg", ["-t", "get_outputs"]).succeeded
+        }
+        lap("sway")
+
+        // 3. fcitx5 as the compositor's input method (no DISPLAY: only its Wayland frontends).
+        let activation = try run("dbus-update-activation-environment",
+                                 ["HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR",
+                                  "PATH", "LANG", "WAYLAND_DISPLAY", TestSession.markerVariable])
+        guard activation.succeeded else {
+            throw session.failure("dbus-update-activation-environment failed: \(activation.stderr)")
+        }
+        let im = try WaylandSession.launch(in: session, "fcitx5", "fcitx5",
+                                           ["--replace", "--disable=\(Fcitx5.disabledAddons)"], environment: client)
+        fcitx5 = im
+        func controller(_ method: String) throws -> CommandResult {
+            try run("dbus-send", ["--session", "--print-reply=literal", "--dest=\(Fcitx5.busName)",
+                                  Fcitx5.controllerPath, "\(Fcitx5.controllerInterface).\(method)"])
+        }
+        try Wait.until("fcitx5 to own the bus name \(Fcitx5.busName)", timeout: timeout,
+                       interval: Self.commandInterval, diagnostics: { im.diagnostics() },
+                       failFast: { try WaylandSession.requireRunning(im, "during startup") }) {
+            let r = try run("dbus-send", ["--session", "--print-reply=literal", "--dest=org.freedesktop.DBus",
+                                          "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
+                                          "string:\(Fcitx5.busName)"])
+            return r.succeeded && r.output.hasSuffix("true")
+        }
+        var current = ""
+        try Wait.until("fcitx5 to report '\(inputMethod.rawValue)' as its current input method", timeout: timeout,
+                       interval: Self.commandInterval,
+                       diagnostics: { "last CurrentInputMethod: '\(current)'\n" + im.diagnostics() },
+                       failFast: { try WaylandSession.requireRunning(im, "during startup") }) {
+            current = (try? controller("CurrentInputMethod"))?.output ?? ""
+            return current == inputMethod.rawValue
+        }
+        lap("fcitx5")
+
+        // 4. The virtual keyboard, before the app maps: its stdin is a FIFO we keep open.
+        let fifo = session.directory.appendingPathComponent("vkbd.in")
+        guard mkfifo(fifo.path, 0o600) == 0 else {
+            throw session.failure("mkfifo \(fifo.path): \(String(cString: strerror(errno)))")
+        }
+        _ = chown(fifo.path, WaylandSession.sessionUID, WaylandSession.sessionGID)
+        // O_RDWR: never blocks, and vkbd sees EOF only when we close it.
+        let input = open(fifo.path, O_RDWR | O_CLOEXEC)
+        guard input >= 0 else {
+            throw session.failure("open \(fifo.path): \(String(cString: strerror(errno)))")
+        }
+        let keyboard: AppProcess
+        do {
+            let binary = try Self.forSessionUser(driver, in: session)
+            keyboard = try WaylandSession.launch(in: session, "vkbd", "sh",
+                                                 ["-c", "exec \"$0\" < \"$1\"", binary, fifo.path],
+                                                 environment: client)
+            try Wait.until("vkbd to print ready", timeout: timeout, diagnostics: { keyboard.diagnostics() },
+                           failFast: { try WaylandSession.requireRunning(keyboard, "during startup") }) {
+                keyboard.stdout.hasPrefix("ready\n")
+            }
+        } catch {
+            close(input)  // deinit does not run for a partly initialized object
+            throw error
+        }
+        vkbd = keyboard
+        vkbdInput = input
+        lap("vkbd")
+
+        // 5. The app, then 6. its focus (see `launchApp` and `waitForAppFocus`).
+        self.appEnvironment = appEnvironment
+        (app, trace) = try Self.launchApp(session: session, client: client, arguments: appArguments,
+                                          environment: appEnvironment)
+        // From here on every stored property is set: stop in this order (hooks run first).
+        session.onStop { [weak self] in self?.shutDownInputChain() }
+        try waitForAppFocus(timeout: timeout)
+        startupTimings = timings + startupTimings
+        initialized = true
+    }
+
+    // MARK: the app
+
+    /// The app, on Wayland with GTK's text-input-v3 module, tracing to a new file.
+    private static func launchApp(session: TestSession, client: [String: String], arguments: [String],
+                                  environment: [String: String]) throws -> (AppProcess, TraceLog) {
+        let appBinary = try WaylandSession.binaryForSessionUser(session)
+        var env = client
+        env["GDK_BACKEND"] = "wayland"
+        env["GTK_IM_MODULE"] = "wayland"
+        env.merge(ComposerSession.fatalGLibProblems) { _, fatal in fatal }
+        env.merge(environment) { _, new in new }
+        var traceURL = session.directory.appendingPathComponent("trace.jsonl")
+        var n = 1
+        while FileManager.default.fileExists(atPath: traceURL.path) {
+            n += 1
+            traceURL = session.directory.appendingPathComponent("trace-\(n).jsonl")
+        }
+        let appProcess = try WaylandSession.launch(in: session, "ime-composer", appBinary,
+                                                   ["--trace", traceURL.path] + arguments, environment: env)
+        return (appProcess, TraceLog(url: traceURL, watching: appProcess))
+    }
+
+    /// Waits for the app's `start` (on Wayland) and its window in sway's tree; then switches
+    /// to workspace 2 and back (sway 1.7 tells a text input about focus only on a focus
+    /// change) and waits for the text view's `focus` in:true, `ready`, and a focused
+    /// wayland_v2 input context in fcitx5.
+    private func waitForAppFocus(timeout: Duration) throws {
+        let clock = ContinuousClock()
+        var mark = clock.now
+        func lap(_ step: String) {
+            let now = clock.now
+            startupTimings.append((step, now - mark))
+            mark = now
+        }
+        let appProcess = app
+        let started = try trace.waitFor(event: "start", timeout: timeout)
+        guard started["backend"]?.stringValue == "wayland" else {
+            throw session.failure("the app did not start on Wayland: \(started)\n" + appProcess.diagnostics())
+        }
+        lap("app start event")
+        try Wait.until("the app's window to be mapped in sway's tree", timeout: timeout,
+                       interval: Self.commandInterval, diagnostics: { self.trace.diagnostics() },
+                       failFast: { try WaylandSession.requireRunning(appProcess, "before its window mapped") }) {
+            let r = try run("swaymsg", ["--raw", "-t", "get_tree"])
+            guard r.succeeded, let tree = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) else { return false }
+            return Self.treeHasApp(tree, pid: Int(appProcess.pid))
+        }
+        lap("window mapped")
+        let before = trace.entries.count
+        for command in ["workspace 2", "workspace 1"] {
+            let r = try run("swaymsg", [command])
+            guard r.succeeded else { throw session.failure("swaymsg \(command) failed: \(r.output) \(r.stderr)") }
+        }
+        try trace.waitFor(event: "focus", timeout: timeout, from: before) { $0["in"]?.boolValue == true }
+        try trace.waitFor(event: "ready", timeout: timeout)
+        var info = ""
+        try Wait.until("fcitx5 to list a focused wayland_v2 input context (Controller1.DebugInfo)", timeout: timeout,
+                       interval: Self.commandInterval,
+                       diagnostics: { "last DebugInfo:\n" + indent(info) + "\n" + self.diagnostics() },
+                       failFast: { try WaylandSession.requireRunning(self.fcitx5, "before the app was focused") }) {
+            info = (try? fcitxController("DebugInfo")) ?? info
+            return Self.hasFocusedWaylandContext(info)
+        }
+        lap("workspace toggle + focus")
+    }
+
+    private static func hasFocusedWaylandContext(_ debugInfo: String) -> Bool {
+        debugInfo.split(separator: "\n").contains { $0.contains("frontend:wayland_v2") && $0.contains("focus:1") }
+    }
+
+    /// Ends the app (SIGTERM), waits until fcitx5 no longer has a focused Wayland input
+    /// context, and starts it again with `arguments` (its own new trace), focused as at
+    /// start-up. The virtual keyboard and fcitx5 stay.
+    public func restartApp(arguments: [String], timeout: Duration = .seconds(30)) throws {
+        _ = try terminateApp()
+        var info = ""
+        try Wait.until("fcitx5's Wayland input context to lose focus after the app exited", timeout: timeout,
+                       interval: Self.commandInterval, diagnostics: { "last DebugInfo:\n" + indent(info) }) {
+            info = (try? fcitxController("DebugInfo")) ?? info
+            return !info.isEmpty && !Self.hasFocusedWaylandContext(info)
+        }
+        (app, trace) = try Self.launchApp(session: session, client: sessionEnvironment, arguments: arguments,
+                                          environment: appEnvironment)
+        try waitForAppFocus(timeout: timeout)
+    }
+
+    // MARK: vkbd
+
+    /// Sends `key NAME` for each name (an xkb keysym name, optionally with modifiers:
+    /// `ctrl+space`) and waits for vkbd's `ok` after each: sway has then processed the
+    /// press and release (not yet fcitx5 or the app: wait for those in the trace).
+    public func key(_ names: [String], timeout: Duration = .seconds(10)) throws {
+        for name in names {
+            try command("key \(name)", timeout: timeout)
+        }
+    }
+
+    /// One vkbd command line; waits for its reply and throws on `error …`.
+    public func command(_ line: String, timeout: Duration = .seconds(10)) throws {
+        let (fd, expected) = lock.withLock { () -> (Int32, Int) in
+            commandsSent += 1
+            return (vkbdInput, commandsSent)
+        }
+        guard fd >= 0 else { throw HarnessError("vkbd's input is closed (session stopped)") }
+        let bytes = Array((line + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else {
+            throw session.failure("writing `\(line)` to vkbd failed: \(String(cString: strerror(errno)))")
+        }
+        let keyboard = vkbd
+        let reply: String = try Wait.until("vkbd to answer `\(line)`", timeout: timeout,
+                                           diagnostics: { keyboard.diagnostics() + "\n" + self.trace.diagnostics() },
+                                           failFast: { try WaylandSession.requireRunning(keyboard, "") }) {
+            let replies = Array(keyboard.stdout.split(separator: "\n").dropFirst())  // after "ready"
+            return replies.count >= expected ? String(replies[expected - 1]) : nil
+        }
+        guard reply == "ok" else {
+            throw session.failure("vkbd answered `\(reply)` to `\(line)`\n" + keyboard.diagnostics())
+        }
+    }
+
+    // MARK: fcitx5
+
+    /// `Controller1.<method>` (`DebugInfo`, `State`, `CurrentInputMethod`, …): the reply text.
+    public func fcitxController(_ method: String) throws -> String {
+        let r = try run("dbus-send", ["--session", "--print-reply=literal", "--dest=\(Fcitx5.busName)",
+                                      Fcitx5.controllerPath, "\(Fcitx5.controllerInterface).\(method)"])
+        guard r.succeeded else {
+            throw HarnessError("Controller1.\(method) failed with status \(r.status): \(r.stderr)")
+        }
+        return r.stdout
+    }
+
+    // MARK: processes
+
+    /// The environment of session clients (`swaymsg`, `dbus-send`).
+    public var sessionEnvironment: [String: String] {
+        var env = WaylandSession.baseEnvironment(session)
+        env["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        env["WAYLAND_DISPLAY"] = waylandDisplay
+        env["SWAYSOCK"] = swaySocket
+        return env
+    }
+
+    /// Runs a session client as the session user; a non-zero status is returned, not thrown.
+    @discardableResult
+    public func run(_ tool: String, _ arguments: [String], timeout: Duration = .seconds(10)) throws -> CommandResult {
+        try WaylandSession.run(in: session, environment: sessionEnvironment, tool, arguments, timeout: timeout)
+    }
+
+    /// SIGTERM to the app; waits for it to exit and returns its exit status (its trace ends
+    /// with `exit`).
+    @discardableResult
+    public func terminateApp(timeout: Duration = .seconds(10)) throws -> Int32 {
+        app.terminate()
+        return try app.waitForExit(timeout: timeout)
+    }
+
+    /// State of every process and the last trace lines, for error messages.
+    public func diagnostics() -> String {
+        [app, vkbd, fcitx5, sway, bus].map { $0.diagnostics(lines: 8) }.joined(separator: "\n")
+            + "\n" + trace.diagnostics(lastLines: 12)
+    }
+
+    /// Processes still carrying this session's marker (none after `stop()`).
+    public func leftoverProcesses() -> [Int32] {
+        WaylandSession.processes(withMarker: session.id)
+    }
+
+    /// Stops everything (see the type's documentation) and removes the session directory
+    /// (kept under .build/harness-failures when a harness error was reported). Idempotent.
+    public func stop() {
+        let first = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        session.stop()
+    }
+
+    deinit {
+        if lock.withLock({ initialized }) { stop() }
+        let fd = lock.withLock { () -> Int32 in defer { vkbdInput = -1 }; return vkbdInput }
+        if fd >= 0 { close(fd) }
+    }
+
+    /// The app first, then fcitx5 (no more keyboard grabs), then vkbd's EOF: its keyboard is
+    /// destroyed only when nothing can grab it (sway 1.7 crashes otherwise).
+    private func shutDownInputChain() {
+        if app.isRunning {
+            app.terminate()
+            _ = try? app.waitForExit(timeout: .seconds(5))
+        }
+        if fcitx5.isRunning {
+            _ = try? fcitxController("Exit")
+            _ = try? fcitx5.waitForExit(timeout: .seconds(3))
+        }
+        let fd = lock.withLock { () -> Int32 in defer { vkbdInput = -1 }; return vkbdInput }
+        if fd >= 0 { close(fd) }
+        _ = try? vkbd.waitForExit(timeout: .seconds(3))
+    }
+
+    private static func treeHasApp(_ tree: Any, pid: Int) -> Bool {
+        var stack: [Any] = [tree]
+        while let next = stack.popLast() {
+            guard let node = next as? [String: Any] else { continue }
+            if node["type"] as? String == "con" || node["type"] as? String == "floating_con",
+               node["pid"] as? Int == pid || node["app_id"] as? String == WaylandSession.appID {
+                return true
+            }
+            stack.append(contentsOf: node["nodes"] as? [Any] ?? [])
+            stack.append(contentsOf: node["floating_nodes"] as? [Any] ?? [])
+        }
+        return false
+    }
+
+    // MARK: the driver binary
+
+    /// Tests/Drivers/vkbd.c, compiled with `cc` into `<IME_TEST_TOOLS_DIR or
+    /// <package>/.build/test-tools>/vkbd` when missing or older than the source.
+    static func vkbdBinary() throws -> String {
+        let root = ComposerBinary.packageRoot
+        let source = root.appendingPathComponent("Tests/Drivers/vkbd.c")
+        let dirPath = ProcessInfo.processInfo.environment["IME_TEST_TOOLS_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? root.appendingPathComponent(".build/test-tools").path
+        let dir = URL(fileURLWithPath: dirPath, isDirectory: true)
+        let binary = dir.appendingPathComponent("vkbd")
+        let fm = FileManager.default
+        func modified(_ url: URL) -> Date? {
+            (try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+        }
+        guard let sourceDate = modified(source) else { throw HarnessError("\(source.path) is missing") }
+        if let built = modified(binary), built >= sourceDate, fm.isExecutableFile(atPath: binary.path) {
+            return binary.path
+        }
+        try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+        let build = try TestSession(name: "vkbd-build")
+        defer { build.stop() }
+        let flags = try build.run("pkg-config", ["--cflags", "--libs", "wayland-client", "xkbcommon"])
+        guard flags.succeeded else {
+            throw HarnessError("pkg-config wayland-client xkbcommon failed (install libwayland-dev libxkbcommon-dev): "
+                + flags.stderr)
+        }
+        let temporary = dir.appendingPathComponent("vkbd.\(getpid()).tmp")
+        let cc = try build.run("cc", ["-O2", "-Wall", "-Wextra", "-Werror", source.path, "-o", temporary.path]
+            + flags.output.split(whereSeparator: \.isWhitespace).map(String.init), timeout: .seconds(60))
+        guard cc.succeeded else {
+            try? fm.removeItem(at: temporary)
+            throw HarnessError("compiling \(source.path) failed:\n" + indent(cc.stdout + cc.stderr))
+        }
+        _ = chmod(temporary.path, 0o755)
+        guard rename(temporary.path, binary.path) == 0 else {
+            throw HarnessError("rename \(temporary.path) → \(binary.path): \(String(cString: strerror(errno)))")
+        }
+        return binary.path
+    }
+
+    /// `path`, or a copy in the session directory when the session user cannot run it there.
+    private static func forSessionUser(_ path: String, in session: TestSession) throws -> String {
+        if WaylandSession.executableBySessionUser(path) { return path }
+        let dir = session.directory.appendingPathComponent("bin", isDirectory: true)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let copy = dir.appendingPathComponent((path as NSString).lastPathComponent)
+        try? FileManager.default.removeItem(at: copy)
+        try FileManager.default.copyItem(atPath: path, toPath: copy.path)
+        _ = chmod(dir.path, 0o755)
+        _ = chmod(copy.path, 0o755)
+        return copy.path
+    }
+}
