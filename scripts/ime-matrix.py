@@ -68,8 +68,6 @@ def main() -> int:
         for cell in row["cells"]:
             reason = cell["reason"].replace("|", "\\|")
             lines.append(f"- **{cell['scenario']}** — {MARK.get(cell['result'], cell['result'])}: {reason}")
-        for note in row.get("notes", []):
-            lines.append(f"- ⚠️ {note}")
         lines.append("")
     output.write_text("\n".join(lines), encoding="utf-8")
     print(f"ime-matrix: {output}: {len(rows)} engines, {totals['passed']} passed, {totals['failed']} failed")

@@ -151,7 +151,8 @@ enum GtkFixture {
     /// - Parameter options: nil for the defaults with a new profile directory.
     /// - Parameter traced: false for a composer without `--trace` (the app's usual state).
     static func composer(_ options: ComposerOptions? = nil, directory: WorkspaceDirectory = .empty, emoji: [EmojiEntry] = [],
-                         traced: Bool = true, profile: ProfileOpening? = nil)
+                         traced: Bool = true, profile: ProfileOpening? = nil,
+                         beforePresent: (ComposerController) -> Void = { _ in })
         async throws -> (ComposerController, QuitRecorder) {
         try start()
         let options = try options ?? ComposerOptions(profileDirectory: newProfile())
@@ -162,6 +163,7 @@ enum GtkFixture {
                                           profile: profile) {
             quit.count += 1
         }
+        beforePresent(composer)
         composer.present()
         try await wait("the window to map") { gtk_widget_get_mapped(composer.window) != 0 }
         // This window exactly: a window of an earlier test may still carry the same title.

@@ -252,13 +252,9 @@ public final class ComposerSession: @unchecked Sendable {
     /// session (same X server, bus and input method) with other arguments: the scenarios
     /// of one engine share the session's start-up. The new trace is `trace-N.jsonl`;
     /// `trace`, `app`, `window` and `probeEndIndex` then refer to the new app.
-    public func restartApp(arguments: [String], afterCrash: Bool = false) throws {
-        if afterCrash {
-            app.stop()
-        } else {
-            let status = try terminateApp()
-            guard status == 0 else { throw session.failure("the app exited with status \(status) before a restart") }
-        }
+    public func restartApp(arguments: [String]) throws {
+        let status = try terminateApp()
+        guard status == 0 else { throw session.failure("the app exited with status \(status) before a restart") }
         launches += 1
         // `app` and `trace` are the new app's at once: a failed start-up is examined there.
         (app, trace) = try Self.launchApp(in: session, binary: binary, arguments: arguments,

@@ -11,8 +11,6 @@ final class MatrixRow: @unchecked Sendable {
     static let directory = ComposerBinary.packageRoot.appendingPathComponent("out/ime-matrix")
     let engine: MatrixEngine
     private(set) var cells: [Cell] = []
-    /// What happened outside the scenarios (a start-up retried), shown under the row.
-    private(set) var notes: [String] = []
 
     init(_ engine: MatrixEngine) { self.engine = engine }
 
@@ -21,14 +19,11 @@ final class MatrixRow: @unchecked Sendable {
         cells.append(Cell(scenario: scenario, result: result, reason: String(line.prefix(400))))
     }
 
-    func note(_ text: String) { notes.append(text) }
-
     func write() throws {
         try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
         let object: [String: Any] = [
             "engine": engine.kind.slug,
             "module": engine.kind.rawValue.hasPrefix("wayland") ? "wayland" : engine.kind.rawValue.hasPrefix("fcitx") ? "fcitx" : engine.kind.rawValue.hasPrefix("ibus") ? "ibus" : "gtk-im-context-simple",
-            "notes": notes,
             "cells": cells.map { ["scenario": $0.scenario.rawValue, "result": $0.result.rawValue, "reason": $0.reason] },
         ]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])

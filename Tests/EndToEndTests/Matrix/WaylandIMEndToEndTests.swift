@@ -115,7 +115,7 @@ struct WaylandEngine: Sendable, CustomStringConvertible {
             convert: nil,
             // ab + 한 fills the limit; 글 composes over it, uncut; Space commits "글 ": cut.
             hardLimit: (["g", "k", "s", "r", "m", "f"], "글", ["space"], "ab한", "글 "),
-            knownFailures: [.enter: "on Wayland the input method sees keys first: fcitx5-hangul commits 글 and passes Return on, which reaches the app after the commit, when nothing composes any more, so the composer sends (on X11 the same Return reaches it while composing and only confirms). Open: the app cannot tell that Return from one pressed after the commit"]),
+            knownFailures: [.enter: "fcitx5-hangul commits 글 and passes Return on; on Wayland the app gets that Return after the commit, with nothing composing, and sends (on X11 it arrives while composing and only confirms)"]),
     ]
 }
 
