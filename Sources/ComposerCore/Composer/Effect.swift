@@ -34,10 +34,10 @@ public enum Effect: Equatable, Sendable {
     case editingLastSent(Bool)
     /// The input method's idea of the text is stale after the composer's own edit.
     case resetInputMethod
-    /// End the composition on screen as focus loss would: an orphaned preedit nothing else
-    /// would end (`Composer.keyFiltered`). What the user sees (`drawn`) is typed text: if the
-    /// input method does not commit it then (its engine already let go of it), the window
-    /// types it itself.
+    /// End the composition on screen as focus loss would, before a click reaches the text
+    /// view (`.pointerPressed`) or for an orphaned preedit nothing else would end
+    /// (`Composer.keyFiltered`). What the user sees (`drawn`) is typed text: if an input
+    /// method that answers at once (IBus) commits nothing and ends it, the window types it.
     case finishComposition(drawn: String)
     /// Keep the caret in view (after a newline).
     case scrollToCaret
