@@ -361,15 +361,24 @@ struct DoctorTests {
         #expect(report.exitStatus == 0, "a Latin start surprises; it breaks nothing")
     }
 
-    @Test func mozcAsRootIsAProblemAndRootAloneIsNot() {
+    @Test func mozcAsRootIsAProblemOnlyWhileInUseAndRootAloneIsNothing() {
         var facts = Self.healthyIBus()
         facts.isRoot = true
         #expect(Doctor.diagnose(facts).finding("mozc-as-root") == nil)
         facts.fcitx5InputMethods.append("mozc")
+        #expect(severity(Doctor.diagnose(facts), "mozc-as-root") == .info, "installed, not in use")
+        #expect(Doctor.diagnose(facts).exitStatus == 0)
+        facts.fcitx5 = .answering(current: "mozc")
         #expect(severity(Doctor.diagnose(facts), "mozc-as-root") == .problem)
+        facts.fcitx5 = .notAnswering
         facts.fcitx5InputMethods.removeLast()
         facts.mozcServerInstalled = true
+        facts.ibusComponents.append("mozc")
+        facts.ibus = .answering(current: "mozc-jp")
         #expect(severity(Doctor.diagnose(facts), "mozc-as-root") == .problem)
+        #expect(Doctor.diagnose(facts).exitStatus != 0)
+        facts.ibus = .answering(current: "anthy")
+        #expect(severity(Doctor.diagnose(facts), "mozc-as-root") == .info)
         facts.isRoot = false
         #expect(Doctor.diagnose(facts).finding("mozc-as-root") == nil)
     }

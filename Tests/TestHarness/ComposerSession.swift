@@ -31,6 +31,11 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
     case fcitxChewing
     /// fcitx5-unikey (Vietnamese Telex).
     case fcitxUnikey
+    /// ibus-mozc (Japanese), started in hiragana (`IBus.configureEngines`). Its conversion
+    /// server refuses root: the whole session runs as an unprivileged user.
+    case ibusMozc
+    /// fcitx5-mozc (Japanese; hiragana once fcitx5 activates it), unprivileged likewise.
+    case fcitxMozc
     /// fcitx5-anthy as sway's input method (input-method-v2), GTK's `wayland` module
     /// (text-input-v3): `WaylandIMSession`, not `ComposerSession`.
     case waylandFcitxAnthy
@@ -62,6 +67,8 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
         case .fcitxPinyin: "fcitx5-pinyin"
         case .fcitxChewing: "fcitx5-chewing"
         case .fcitxUnikey: "fcitx5-unikey"
+        case .ibusMozc: "ibus-mozc"
+        case .fcitxMozc: "fcitx5-mozc"
         case .waylandFcitxAnthy: "wayland-fcitx5-anthy"
         case .waylandFcitxHangul: "wayland-fcitx5-hangul"
         }
@@ -72,7 +79,7 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
     /// prove the engine is attached.
     var probe: (key: String, preedit: String, cancelKey: String)? {
         switch self {
-        case .ibusAnthy, .fcitxAnthy, .waylandFcitxAnthy: return ("a", "あ", "Escape")
+        case .ibusAnthy, .fcitxAnthy, .waylandFcitxAnthy, .ibusMozc, .fcitxMozc: return ("a", "あ", "Escape")
         case .ibusHangul, .fcitxHangul, .waylandFcitxHangul: return ("r", "ㄱ", "BackSpace")
         case .gtkSimple: return nil
         case .ibusLibpinyin: return ("n", "", "Escape")
@@ -95,7 +102,8 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
         case .ibusUnikey: "Unikey"
         case .ibusViTelex: "m17n:vi:telex"
         case .ibusHiInscript: "m17n:hi:inscript"
-        case .gtkSimple, .fcitxAnthy, .fcitxHangul, .fcitxPinyin, .fcitxChewing, .fcitxUnikey,
+        case .ibusMozc: "mozc-jp"
+        case .gtkSimple, .fcitxAnthy, .fcitxHangul, .fcitxPinyin, .fcitxChewing, .fcitxUnikey, .fcitxMozc,
              .waylandFcitxAnthy, .waylandFcitxHangul: nil
         }
     }
@@ -110,6 +118,7 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
         case .ibusCangjie: "table"
         case .ibusUnikey: "unikey"
         case .ibusViTelex, .ibusHiInscript: "m17n"
+        case .ibusMozc: "mozc"
         default: nil
         }
     }
@@ -121,9 +130,14 @@ public enum InputMethodKind: String, Sendable, CaseIterable {
         case .fcitxPinyin: .pinyin
         case .fcitxChewing: .chewing
         case .fcitxUnikey: .unikey
+        case .fcitxMozc: .mozc
         default: nil
         }
     }
+
+    /// Whether the session must run as an unprivileged user (`TestSession.unprivileged`):
+    /// mozc_server exits at once under root.
+    var runsUnprivileged: Bool { self == .ibusMozc || self == .fcitxMozc }
 }
 
 /// The whole end-to-end setup in one call: Xvfb, D-Bus, IBus (for IBus kinds), then
@@ -175,12 +189,13 @@ public final class ComposerSession: @unchecked Sendable {
                 beforeLaunch: ((TestSession) throws -> Void)? = nil) throws {
         try Prerequisites.require(Prerequisites.x11 + (kind.ibusEngine != nil ? Prerequisites.ibus : []))
         if let component = kind.ibusComponent { try Prerequisites.requireIBusEngine(component) }
-        let binary = try binary ?? ComposerBinary.path
-
         self.kind = kind
-        let session = try TestSession(name: name ?? kind.rawValue)
+        let session = try TestSession(name: name ?? kind.rawValue, unprivileged: kind.runsUnprivileged)
         self.session = session
         do {
+            // The session user may not reach the build directory: it gets a copy then.
+            let binary = try binary ?? (session.unprivileged ? WaylandSession.binaryForSessionUser(session)
+                                                              : ComposerBinary.path)
             xvfb = try Xvfb.start(in: session)
             dbus = try DBusSession.start(in: session)
             if kind.ibusEngine != nil {

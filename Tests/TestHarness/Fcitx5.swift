@@ -27,6 +27,8 @@ public final class Fcitx5: @unchecked Sendable {
         case chewing
         /// fcitx5-unikey (Vietnamese Telex).
         case unikey
+        /// fcitx5-mozc (Japanese; hiragana when activated). mozc_server refuses root.
+        case mozc
     }
 
     public static let busName = "org.fcitx.Fcitx5"

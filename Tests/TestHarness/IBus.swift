@@ -122,6 +122,28 @@ public final class IBus: @unchecked Sendable {
         try gsettingsSet(session, schema: "org.freedesktop.ibus.engine.anthy.common", key: "input-mode", value: "0")
         try gsettingsSet(session, schema: "org.freedesktop.ibus.engine.hangul", key: "initial-input-mode", value: "'hangul'")
         try gsettingsSet(session, schema: "org.freedesktop.ibus.engine.hangul", key: "use-event-forwarding", value: "false")
+        try writeMozcConfiguration(session)
+    }
+
+    /// ibus-mozc starts in direct input (Latin) unless its own configuration file says
+    /// `active_on_launch: True` (read from `$XDG_CONFIG_HOME/mozc/ibus_config.textproto`
+    /// when the engine starts; the file replaces the built-in one, so it lists the engine too).
+    static func writeMozcConfiguration(_ session: TestSession) throws {
+        let dir = session.configHome.appendingPathComponent("mozc", isDirectory: true)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let config = """
+            engines {
+              name : "mozc-jp"
+              longname : "Mozc"
+              layout : "default"
+              layout_variant : ""
+              layout_option : ""
+              rank : 80
+            }
+            active_on_launch: True
+
+            """
+        try config.write(to: dir.appendingPathComponent("ibus_config.textproto"), atomically: true, encoding: .utf8)
     }
 
     /// Configures the engines, starts the daemon and, if `selectEngine`, selects anthy.

@@ -40,7 +40,16 @@ public final class TestSession: @unchecked Sendable {
     /// Environment variable set in every child; used by `stop()` to find stray descendants.
     public static let markerVariable = "IME_HARNESS_SESSION"
 
-    public init(name: String = "session") throws {
+    /// Whether every child runs as the unprivileged session user (`WaylandSession.sessionUID`,
+    /// nobody) instead of the test's own uid: for programs that refuse root (mozc_server).
+    /// Every process of the session then runs as that user: IBus lets only its own user
+    /// connect, and Mozc's engine and server check each other's uid.
+    public let unprivileged: Bool
+
+    /// - Parameter unprivileged: run every child as the session user (see `unprivileged`);
+    ///   only when the tests run as root (as another user the children run as that user).
+    public init(name: String = "session", unprivileged: Bool = false) throws {
+        self.unprivileged = unprivileged && getuid() == 0
         let safe = String(name.map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(24))
         var template = Array("\(Self.temporaryRoot)/ime-harness-\(safe)-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
@@ -61,6 +70,32 @@ public final class TestSession: @unchecked Sendable {
         }
         Self.registry.withLock { $0[ObjectIdentifier(self)] = WeakSession(session: self) }
         _ = Self.interruptHandlers
+        if self.unprivileged { try handOver() }
+    }
+
+    /// Gives the session directory tree to the session user (for `unprivileged`; root keeps
+    /// access anyway). Files the harness writes as root (engine configuration) are handed
+    /// over again before each launch, so the programs may rewrite them.
+    func handOver() throws {
+        let fm = FileManager.default
+        var paths = [directory.path]
+        if let walker = fm.enumerator(atPath: directory.path) {
+            for case let relative as String in walker {
+                paths.append(directory.appendingPathComponent(relative).path)
+            }
+        }
+        for path in paths where lchown(path, WaylandSession.sessionUID, WaylandSession.sessionGID) != 0 {
+            throw HarnessError("chown \(path) to the session user failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The executable and arguments that start `executable arguments` with `environment`:
+    /// as they are, or through `setpriv … env -i` as the session user (`unprivileged`).
+    private func command(_ executable: String, _ arguments: [String],
+                         environment: [String: String]) throws -> (String, [String]) {
+        guard unprivileged else { return (executable, arguments) }
+        let resolved = try AppProcess.resolve(executable, environment: environment)
+        return ("setpriv", WaylandSession.asSessionUser(resolved, arguments, environment: environment))
     }
 
     private struct WeakSession { weak var session: TestSession? }
@@ -182,7 +217,9 @@ public final class TestSession: @unchecked Sendable {
         env.merge(extra) { _, new in new }
         let process: AppProcess
         do {
-            process = try AppProcess(name: name, executable: executable, arguments: arguments,
+            if unprivileged { try handOver() }
+            let (program, args) = try command(executable, arguments, environment: env)
+            process = try AppProcess(name: name, executable: program, arguments: args,
                                      environment: env, logDirectory: logDirectory)
         } catch {
             markFailed()
@@ -202,8 +239,9 @@ public final class TestSession: @unchecked Sendable {
         env.merge(extra) { _, new in new }
         let dir = logDirectory.appendingPathComponent("commands", isDirectory: true)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let p = try AppProcess(name: (tool as NSString).lastPathComponent, executable: tool,
-                               arguments: arguments, environment: env, logDirectory: dir)
+        let (program, args) = try command(tool, arguments, environment: env)
+        let p = try AppProcess(name: (tool as NSString).lastPathComponent, executable: program,
+                               arguments: args, environment: env, logDirectory: dir)
         do {
             try p.waitForExit(timeout: timeout)
         } catch {

@@ -85,9 +85,14 @@ extension Doctor {
                 fix: "To start in hiragana: active_on_launch: True in ~/.config/mozc/ibus_config.textproto, then ibus restart."))
         }
         if facts.isRoot, ibusMozc || fcitxMozc || facts.mozcServerInstalled {
+            // A problem only while Mozc is the engine typed with: installed next to the one
+            // in use, it breaks nothing today (a note says what switching to it would do).
+            let inUse = facts.ibus.current?.hasPrefix("mozc") == true || facts.fcitx5.current == "mozc"
             findings.append(DoctorFinding(
-                "mozc-as-root", .problem, .engines,
-                "Running as root: mozc_server refuses to run as root, so Mozc converts nothing in this session",
+                "mozc-as-root", inUse ? .problem : .info, .engines,
+                inUse ? "Running as root: mozc_server refuses to run as root, so Mozc converts nothing in this session"
+                      : "Running as root: Mozc is installed but not in use; mozc_server refuses to run as root, so it "
+                        + "would convert nothing in this session",
                 fix: "Log in to your desktop as an ordinary user to type with Mozc."))
         }
         return findings

@@ -55,6 +55,48 @@ struct KnownBugEndToEndTests {
         #expect(try cs.terminateApp() == 0)
     }
 
+    /// google/mozc#930 (under GTK 4 with IBus: Enter after Japanese leaves a duplicate of the
+    /// committed text, and BackSpace through a composition leaves one character that cannot
+    /// be deleted — a preedit left drawn with no composition behind it). Mozc in hiragana:
+    /// いぬ then Enter must commit once and leave nothing composing; あい then BackSpace
+    /// twice must end the composition with the text unchanged; Enter then sends exactly what
+    /// was committed.
+    @Test(.timeLimit(.minutes(3)), arguments: [InputMethodKind.ibusMozc, .fcitxMozc])
+    func mozcCommitsOnceAndBackSpaceEmptiesTheComposition(kind: InputMethodKind) throws {
+        let cs = try ComposerSession(kind, name: "e2e-bugs-\(kind.slug)")
+        defer { cs.stop() }
+        let trace = cs.trace
+        let typed = trace.entries.count
+        try cs.xdotool.key(["i", "n", "u"])
+        try trace.waitFor("the composition いぬ", from: typed) {
+            $0["ev"]?.stringValue == "preedit" && $0["text"]?.stringValue == "いぬ"
+        }
+        let enter = trace.entries.count
+        try cs.xdotool.key(["Return"])
+        try trace.waitFor("the composition to end after Enter", from: enter) { $0["ev"]?.stringValue == "preedit-end" }
+        // Typing goes on: a later key's line proves everything Enter caused has arrived.
+        let erase = trace.entries.count
+        try cs.xdotool.key(["a", "i", "BackSpace", "BackSpace"])
+        try trace.waitFor("the composition of あい to end after two BackSpaces", from: erase) {
+            $0["ev"]?.stringValue == "preedit-end"
+        }
+        let sendFrom = trace.entries.count
+        try cs.xdotool.key(["Return"])
+        let sent = try trace.waitFor("Enter to send", from: sendFrom) { $0["ev"]?.stringValue == "send" }["text"]?.stringValue
+        let commits = trace.entries[enter..<sendFrom].filter { $0.name == "commit" }.compactMap { $0.value["text"]?.stringValue }
+        let erased = trace.entries[erase..<sendFrom]
+        let leftDrawn = erased.last { $0.name == "preedit" }?.value["text"]?.stringValue ?? ""
+        let affected = commits != ["いぬ"] || sent != "いぬ" || !leftDrawn.isEmpty
+            || erased.contains { $0.name == "commit" }
+        let seen = "commits \(commits), sent \(sent ?? "nothing"), left drawn \(leftDrawn)\n" + trace.diagnostics(lastLines: 30)
+        #expect(!affected, "google/mozc#930: \(seen)")
+        KnownBugResult.write(id: "mozc-930", engine: kind.slug, affected: affected,
+                             evidence: "いぬ Enter committed \(commits.map { "\"\($0)\"" }.joined(separator: ", ")); "
+                                 + "あい BackSpace BackSpace left \(leftDrawn.isEmpty ? "nothing composing" : "\"\(leftDrawn)\" drawn"); "
+                                 + "Enter sent \"\(sent ?? "")\"")
+        #expect(try cs.terminateApp() == 0)
+    }
+
     /// ibus/ibus#2570 (delete-surrounding and commit applied out of order in GTK 4): the
     /// scripted engine asks to delete the two characters before the caret, then commits.
     @Test(.timeLimit(.minutes(2)))
@@ -144,6 +186,7 @@ enum KnownBugResult {
         "ibus-2156": "ibus/ibus#2156: a forwarded key arrives before the commit that precedes it",
         "ibus-2570": "ibus/ibus#2570: delete-surrounding and commit applied out of order",
         "ibus-2522": "ibus/ibus#2522: the candidate window offset (the caret rectangle IBus gets)",
+        "mozc-930": "google/mozc#930: a duplicated commit (and an undeletable character) in GTK 4",
     ]
 
     static func write(id: String, engine: String, affected: Bool, evidence: String) {
