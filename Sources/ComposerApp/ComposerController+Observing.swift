@@ -67,6 +67,11 @@ extension ComposerController {
         inputMethod = context
         context.observe { [weak self] event in
             switch event {
+            case .preeditChanged, .preeditEnd, .commitWillInsert:
+                self?.forwardedKeys.inputMethodActed(at: monotonicMilliseconds())
+            default: break
+            }
+            switch event {
             case .preeditStart: self?.forward(.preeditStarted)
             case .preeditChanged(let preedit): self?.forward(.preeditChanged(Preedit(preedit)))
             case .preeditEnd: self?.forward(.preeditEnded)
@@ -108,7 +113,8 @@ extension ComposerController {
             guard !composer.exited else { return true }
             let name = key.name, shift = key.shift
             let routed = composer.routes(keyName: name, shift: shift)
-            forward(.keyPressed(name: name, shift: shift))
+            let forwarded = forwardedKeys.isForwarded(keyTime: key.time, now: monotonicMilliseconds())
+            forward(.keyPressed(name: name, shift: shift, forwarded: forwarded))
             guard routed else { return false }
             let consumed = inputMethodConsumes(key, textView: ui.textView)
             forward(.keyFiltered(name: name, shift: shift, consumedByInputMethod: consumed))

@@ -11,6 +11,9 @@ public struct KeyPress {
     let event: OpaquePointer?
 
     public var name: String { string(fromBorrowed: gdk_keyval_name(keyval)) }
+    /// When the key was pressed (ms; the backend's clock: the server's on X11,
+    /// CLOCK_MONOTONIC on Wayland compositors); 0 when unknown.
+    public var time: UInt32 { event.map { gdk_event_get_time($0) } ?? 0 }
     public var shift: Bool { state & cgtk_shift_mask() != 0 }
     public var control: Bool { state & cgtk_control_mask() != 0 }
     public var alt: Bool { state & cgtk_alt_mask() != 0 }
@@ -51,6 +54,11 @@ public func captureKeyPresses(on widget: some GPointer, _ handler: @escaping (Ke
                          event: gtk_event_controller_get_current_event(controller)))
     }
     gtk_widget_add_controller(cast(widget), controller)
+}
+
+/// CLOCK_MONOTONIC in milliseconds, wrapping like key times (`KeyPress.time` on Wayland).
+public func monotonicMilliseconds() -> UInt32 {
+    UInt32(truncatingIfNeeded: g_get_monotonic_time() / 1000)
 }
 
 /// Lets the text view's input method see `key` first; true when the IM consumed it.

@@ -180,6 +180,47 @@ struct ComposerTests {
         #expect(!filtered.contains { if case .sent = $0 { true } else { false } })
     }
 
+    /// A compositor's input method (fcitx5-hangul on Wayland) commits on Return and forwards
+    /// the Return: it arrives after the commit, with nothing composing, but it was pressed
+    /// while the composition showed — it only confirms. A Return pressed after the commit
+    /// (not forwarded) sends, as does a forwarded one when no composition ended before it.
+    @Test func aForwardedEnterPressedWhileComposingOnlyConfirms() {
+        let window = Window("")
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "한", cursor: 1, segments: [])))
+        window.send(.preeditChanged(Preedit(text: "", cursor: 0, segments: [])))
+        window.send(.commitStarted("한"))
+        window.send(.inserted(offset: 0, text: "한"))
+        window.send(.commitEnded)
+        window.send(.preeditEnded)
+        window.send(.settle)
+        window.send(.keyPressed(name: "Return", shift: false, forwarded: true))
+        let confirmed = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
+        #expect(!confirmed.contains { if case .sent = $0 { true } else { false } }, "it only confirms")
+        #expect(confirmed.contains(.trace(.key(keyval: "Return", consumed: false, forwarded: true))))
+        // Forwarded again, but no composition ended since the last key: it sends.
+        window.send(.keyPressed(name: "Return", shift: false, forwarded: true))
+        let sent = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
+        #expect(sent.contains(.sent("한")))
+    }
+
+    /// fcitx5-anthy on Wayland keeps its Return (the app never sees it): the next Return is
+    /// pressed after the commit arrived, not forwarded, and sends.
+    @Test func anEnterPressedAfterTheCommitSends() {
+        let window = Window("")
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "いぬ", cursor: 2, segments: [])))
+        window.send(.preeditChanged(Preedit(text: "", cursor: 0, segments: [])))
+        window.send(.commitStarted("いぬ"))
+        window.send(.inserted(offset: 0, text: "いぬ"))
+        window.send(.commitEnded)
+        window.send(.preeditEnded)
+        window.send(.settle)
+        window.send(.keyPressed(name: "Return", shift: false))
+        let sent = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
+        #expect(sent.contains(.sent("いぬ")))
+    }
+
     /// Consumed by the input method: it is composing; nothing to finish.
     @Test func enterTheInputMethodTookIsNeverAnOrphan() {
         let window = Window()

@@ -40,7 +40,10 @@ public final class Composer {
     /// filters it, so that the "key" line comes first, as for every other key.
     private var heldTrace: [TraceEvent]?
     /// What a routed key meant when it was pressed, until the input method has had it.
-    private var pressedKey: (command: KeyCommand, wasComposing: Bool)?
+    private var pressedKey: (command: KeyCommand, wasComposing: Bool, forwarded: Bool)?
+    /// Whether a composition ended (its preedit emptied or ended) since the last key that
+    /// reached the composer: a `forwarded` key was pressed before that.
+    private var compositionEndedSinceKey = false
     /// Whether the input method showed, changed, ended or committed anything since the
     /// routed key was pressed: a key it passes on while composing without a word is a sign
     /// that the composition on screen is an orphan (`keyFiltered`).
@@ -184,10 +187,14 @@ public final class Composer {
             model.preeditChanged(preedit)
             trace(.preedit(preedit))
             // An emptied preedit can end the composition without a preedit-end.
-            if wasComposing, model.preedit == nil { showControls() }
+            if wasComposing, model.preedit == nil {
+                compositionEndedSinceKey = true
+                showControls()
+            }
             effects.append(.requestSettle)
         case .preeditEnded:
             inputMethodActedDuringKey = true
+            if model.preedit != nil { compositionEndedSinceKey = true }
             model.preeditEnded()
             trace(.preeditEnd)
             showControls()
@@ -208,8 +215,8 @@ public final class Composer {
             trace(.surroundingDelete(offset: offset, count: count))
             origins.holdUntilSettle(.deleteSurrounding)
             effects.append(.requestSettle)
-        case let .keyPressed(name, shift):
-            keyPressed(name: name, shift: shift)
+        case let .keyPressed(name, shift, forwarded):
+            keyPressed(name: name, shift: shift, forwarded: forwarded)
         case let .keyFiltered(name, shift, consumed):
             keyFiltered(name: name, shift: shift, consumed: consumed)
         case let .inserted(offset, text):
@@ -297,25 +304,29 @@ public final class Composer {
         }
     }
 
-    private func keyPressed(name: String, shift: Bool) {
+    private func keyPressed(name: String, shift: Bool, forwarded: Bool) {
         guard !exited else { return }
         origins.keyPressed()
+        // A forwarded key was pressed while the composition its input method then ended
+        // was still on screen: it meant what it would have meant then.
+        let composingWhenPressed = model.isComposing || (forwarded && compositionEndedSinceKey)
+        compositionEndedSinceKey = false
         guard let command = keyCommand(name, shift: shift) else {
-            trace(.key(keyval: name, consumed: nil, shift: shift))
+            trace(.key(keyval: name, consumed: nil, shift: shift, forwarded: forwarded))
             return
         }
-        pressedKey = (command, model.isComposing)
+        pressedKey = (command, composingWhenPressed, forwarded)
         inputMethodActedDuringKey = false
         heldTrace = []
     }
 
     private func keyFiltered(name: String, shift: Bool, consumed: Bool) {
         let pressed = pressedKey
-            ?? keyCommand(name, shift: shift).map { ($0, model.isComposing) }
+            ?? keyCommand(name, shift: shift).map { ($0, model.isComposing, false) }
         pressedKey = nil
         let held = heldTrace ?? []
         heldTrace = nil
-        trace(.key(keyval: name, consumed: consumed, shift: shift))
+        trace(.key(keyval: name, consumed: consumed, shift: shift, forwarded: pressed?.forwarded ?? false))
         for event in held { trace(event) }
         // The input method may have run a nested loop in which the composer was told to exit.
         guard !exited, let pressed else { return }

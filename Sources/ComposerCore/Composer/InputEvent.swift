@@ -22,7 +22,13 @@ public enum InputEvent: Equatable, Sendable {
     /// A key was pressed (before anyone handled it). If the composer routes it
     /// (`Composer.routes`), the window filters it through the input method and reports
     /// `keyFiltered`; otherwise the text view has it.
-    case keyPressed(name: String, shift: Bool)
+    ///
+    /// `forwarded`: the input method had the key first and passed it on after acting on
+    /// it — the key was pressed before the input method's last commit or preedit change
+    /// reached the window. A compositor's input method (Wayland's input-method-v2) sees
+    /// every key before the application: fcitx5-hangul commits on Return and forwards the
+    /// Return, which arrives after the commit, as if pressed with nothing composing.
+    case keyPressed(name: String, shift: Bool, forwarded: Bool = false)
     /// A routed key after the input method saw it: whether the input method consumed it.
     case keyFiltered(name: String, shift: Bool, consumedByInputMethod: Bool)
 

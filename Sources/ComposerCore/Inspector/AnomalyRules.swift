@@ -133,7 +133,7 @@ public enum AnomalyRules {
     /// Enter while composing confirms the composition: an input method that passes it on
     /// leaves the app to guess; one that takes it with nothing to confirm swallows a send.
     public static let enterWhileComposing: Rule = { context, event in
-        guard case let .key(name, consumed?, _) = event, KeyCommand.enterKeys.contains(name) else { return nil }
+        guard case let .key(name, consumed?, _, _) = event, KeyCommand.enterKeys.contains(name) else { return nil }
         if context.composing && !context.preedit.isEmpty && !consumed, let cause = context.compositionInterrupted {
             // The engine let go of the composition on GTK's reset (a click) or focus loss, but
             // its GTK module still draws it (ibus-unikey, ibus-m17n, fcitx5-anthy after a click).

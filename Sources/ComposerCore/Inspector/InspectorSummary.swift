@@ -6,12 +6,13 @@ enum InspectorSummary {
             return "start: \(backend), IM module \(imModule), limit \(settings.limit.limit) \(settings.limit.unit.rawValue) (\(settings.limit.mode.rawValue))"
         case .ready: return "ready"
         case .focus(let isIn): return isIn ? "focus in" : "focus out"
-        case let .key(keyval, consumed, shift):
+        case let .key(keyval, consumed, shift, forwarded):
             let name = (shift ? "Shift+" : "") + keyval
+            let after = forwarded ? " (forwarded after its commit)" : ""
             switch consumed {
-            case true?: return "key \(name) — taken by the input method"
-            case false?: return "key \(name) — passed on by the input method"
-            case nil: return "key \(name)"
+            case true?: return "key \(name) — taken by the input method" + after
+            case false?: return "key \(name) — passed on by the input method" + after
+            case nil: return "key \(name)" + after
             }
         case .preeditStart: return "preedit start"
         case .preedit(let preedit):

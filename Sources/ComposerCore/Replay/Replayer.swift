@@ -98,13 +98,13 @@ public final class Replayer {
             output.events.append((currentT, event))
         case .ready: feed(.ready)
         case .focus(let isIn): feed(.focusChanged(focused: isIn))
-        case let .key(name, consumed, shift):
+        case let .key(name, consumed, shift, forwarded):
             ownEdits.removeAll()
             if composer.routes(keyName: name, shift: shift) {
-                feed(.keyPressed(name: name, shift: shift))
+                feed(.keyPressed(name: name, shift: shift, forwarded: forwarded))
                 feed(.keyFiltered(name: name, shift: shift, consumedByInputMethod: consumed ?? false))
             } else {
-                feed(.keyPressed(name: name, shift: shift))
+                feed(.keyPressed(name: name, shift: shift, forwarded: forwarded))
             }
         case .preeditStart: feed(.preeditStarted)
         case .preedit(let preedit): feed(.preeditChanged(preedit))

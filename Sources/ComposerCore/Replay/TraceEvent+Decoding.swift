@@ -18,7 +18,8 @@ extension TraceEvent {
         case "focus": return .focus(in: try line.bool("in"))
         case "key":
             return .key(keyval: try line.string("keyval"), consumed: try line.optionalBool("consumed"),
-                        shift: try line.optionalBool("shift") ?? false)
+                        shift: try line.optionalBool("shift") ?? false,
+                        forwarded: try line.optionalBool("forwarded") ?? false)
         case "preedit-start": return .preeditStart
         case "preedit-end": return .preeditEnd
         case "preedit": return .preedit(try decodePreedit(line))

@@ -8,8 +8,9 @@ public enum TraceEvent: Equatable, Sendable {
     case ready
     case focus(in: Bool)
     /// A key press: `consumed` for the keys the composer routes (nil for the others),
-    /// `shift` whether Shift was held (it turns Enter into a line break).
-    case key(keyval: String, consumed: Bool?, shift: Bool = false)
+    /// `shift` whether Shift was held (it turns Enter into a line break); `forwarded` that
+    /// the input method passed the key on after acting on it (`InputEvent.keyPressed`).
+    case key(keyval: String, consumed: Bool?, shift: Bool = false, forwarded: Bool = false)
     case preeditStart
     case preeditEnd
     case preedit(Preedit)
@@ -114,9 +115,9 @@ public enum TraceEvent: Equatable, Sendable {
             return []
         case let .focus(isIn):
             return [("in", .bool(isIn))]
-        case let .key(keyval, consumed, shift):
+        case let .key(keyval, consumed, shift, forwarded):
             return [("keyval", .string(keyval))] + (consumed.map { [("consumed", .bool($0))] } ?? [])
-                + (shift ? [("shift", .bool(true))] : [])
+                + (shift ? [("shift", .bool(true))] : []) + (forwarded ? [("forwarded", .bool(true))] : [])
         case let .preedit(preedit):
             return [
                 ("text", .string(preedit.text)),

@@ -104,8 +104,8 @@ struct WaylandEngine: Sendable, CustomStringConvertible {
             hardLimit: (["k", "o", "n", "e", "k", "o"], "こねこ", ["space", "Return"], "ab子", "猫")),
         // g k s r m f: 한 is committed at r, 글 composes; Space commits 글 and types the space.
         // Return while composing: fcitx5-hangul commits and passes Return on to the app, which
-        // gets it only after the commit — the composer cannot tell it from a Return pressed
-        // after the commit, and sends (a known failure, `knownFailures`).
+        // gets it only after the commit; the key's time (before the commit arrived) marks it
+        // forwarded, and it only confirms (`ForwardedKeyClock`).
         WaylandEngine(
             matrix: MatrixEngine(kind: .waylandFcitxHangul, compose: ["g", "k", "s", "r", "m", "f"], showing: "글",
                                  commitKeys: ["space"], committed: "한글 ", enterCommits: "한글", afterBackSpace: "그",
@@ -114,8 +114,7 @@ struct WaylandEngine: Sendable, CustomStringConvertible {
             inputMethod: .hangul,
             convert: nil,
             // ab + 한 fills the limit; 글 composes over it, uncut; Space commits "글 ": cut.
-            hardLimit: (["g", "k", "s", "r", "m", "f"], "글", ["space"], "ab한", "글 "),
-            knownFailures: [.enter: "fcitx5-hangul commits 글 and passes Return on; on Wayland the app gets that Return after the commit, with nothing composing, and sends (on X11 it arrives while composing and only confirms)"]),
+            hardLimit: (["g", "k", "s", "r", "m", "f"], "글", ["space"], "ab한", "글 ")),
     ]
 }
 
@@ -169,10 +168,13 @@ struct WaylandMatrixRun {
         try barrier()
         let sent = trace.entries.dropFirst(enter).filter { $0.name == "send" }.map(\.line)
         try require(sent.isEmpty, "Enter while composing sent the message: \(sent.joined(separator: " "))")
-        let passedOn = trace.entries.dropFirst(enter).contains { $0.name == "key" && $0.value["keyval"]?.stringValue == "Return" }
+        let passedOn = trace.entries.dropFirst(enter).filter { $0.name == "key" && $0.value["keyval"]?.stringValue == "Return" }
+        try require(passedOn.allSatisfy { $0.value["forwarded"]?.boolValue == true },
+                    "a Return passed on after the commit is not marked forwarded: \(passedOn.map(\.line))")
         try send(matrix.enterCommits)
         return "Enter while composing committed \(quoted(matrix.enterCommits)) and did not send"
-            + (passedOn ? " (fcitx5 passed that Return on to the app)" : "") + "; the next Enter sent it"
+            + (passedOn.isEmpty ? "" : " (fcitx5 passed that Return on to the app after its commit; its press time marked it forwarded)")
+            + "; the next Enter sent it"
     }
 
     func backSpace() throws -> String {
