@@ -110,6 +110,9 @@ struct AnomalyRulesTests {
 
     @Test func enterPassedOnWhileComposingOrTakenWithNothingToConfirmIsFlagged() {
         #expect(Self.flagged([.preeditStart, Self.preedit("간"), .key(keyval: "Return", consumed: false)]) == ["enter-passed-on-while-composing"])
+        #expect(Self.flagged([.preeditStart, Self.preedit("간"), .preedit(Preedit(text: "", cursor: 0, segments: [])), .commit("간"),
+                              .preeditEnd, .key(keyval: "Return", consumed: false, forwarded: true)]) == ["enter-forwarded-after-commit"])
+        #expect(Self.flagged([.key(keyval: "Return", consumed: false)]).isEmpty, "a Return pressed after the commit is ordinary")
         #expect(Self.flagged([.key(keyval: "Return", consumed: true)]) == ["enter-consumed-without-composition"])
         #expect(Self.flagged([.preeditStart, Self.preedit("子猫"), .key(keyval: "Return", consumed: true)]) == [])
         #expect(Self.flagged([.key(keyval: "Return", consumed: false)]) == [])

@@ -133,7 +133,13 @@ public enum AnomalyRules {
     /// Enter while composing confirms the composition: an input method that passes it on
     /// leaves the app to guess; one that takes it with nothing to confirm swallows a send.
     public static let enterWhileComposing: Rule = { context, event in
-        guard case let .key(name, consumed?, _, _) = event, KeyCommand.enterKeys.contains(name) else { return nil }
+        guard case let .key(name, consumed?, _, forwarded) = event, KeyCommand.enterKeys.contains(name) else { return nil }
+        if forwarded, !context.composing, !consumed {
+            // A compositor's input method (fcitx5-hangul on Wayland) committed, then passed
+            // on the Enter that made it commit: it reaches the app after the commit.
+            return Anomaly(id: "enter-forwarded-after-commit",
+                           explanation: "the input method committed and then passed on the Enter pressed while composing (the composer only confirms)")
+        }
         if context.composing && !context.preedit.isEmpty && !consumed, let cause = context.compositionInterrupted {
             // The engine let go of the composition on GTK's reset (a click) or focus loss, but
             // its GTK module still draws it (ibus-unikey, ibus-m17n, fcitx5-anthy after a click).
