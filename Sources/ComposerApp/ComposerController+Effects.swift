@@ -40,6 +40,7 @@ extension ComposerController {
             case .keyboardChanged(let keyboard):
                 panelLayout.keyboard = keyboard
                 panelLayout.relayout()
+                syncKeyboardToggle()
             case .showLimitHint(let text):
                 ui.showLimitHint(text)
             case .bell:

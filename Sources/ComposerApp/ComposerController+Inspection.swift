@@ -45,6 +45,9 @@ extension ComposerController {
         gtk_toggle_button_set_active(cast(ui.keyboardToggle), on ? 1 : 0)
     }
 
+    /// Whether the simulated keyboard's toggle shows it up.
+    public var simulatedKeyboardToggleActive: Bool { gtk_toggle_button_get_active(cast(ui.keyboardToggle)) != 0 }
+
     /// The window's X11 id once realized on X11 (for tests that send it keys), else nil.
     public var x11WindowID: String? {
         let id = cgtk_x11_window_id(ui.window)

@@ -4,6 +4,17 @@ import GtkBinding
 
 /// The panel layout, the keyboard sources, the caret toolbar and the typing indicator.
 extension ComposerController {
+    /// Shows on the simulated keyboard's toggle whether the keyboard is up (without the
+    /// toggle reporting it back as a request).
+    func syncKeyboardToggle() {
+        guard let simulated = composer.simulatedKeyboard else { return }
+        let active = gtk_toggle_button_get_active(cast(ui.keyboardToggle)) != 0
+        guard active != simulated.isUp else { return }
+        syncingKeyboardToggle = true
+        gtk_toggle_button_set_active(cast(ui.keyboardToggle), simulated.isUp ? 1 : 0)
+        syncingKeyboardToggle = false
+    }
+
     func setUpLayout() {
         panelLayout = PanelLayout(ui: ui, sources: sources)
         panelLayout.observeKeyboard = { [weak self] in self?.observe($0) }
@@ -22,12 +33,14 @@ extension ComposerController {
             panelLayout.toolbarToggled = gtk_toggle_button_get_active(cast(ui.toolbarToggle)) != 0
         }
         if let inset = options.simulatedKeyboardInset {
+            // It follows the input's focus as a device's keyboard does; the toggle hides it
+            // or forces it up (`SimulatedKeyboard`), and shows whether it is up.
             gtk_widget_set_visible(ui.keyboardToggle, 1)
             onSignal(ui.keyboardToggle, "toggled") { [weak self] in
-                guard let self else { return }
-                let on = gtk_toggle_button_get_active(cast(ui.keyboardToggle)) != 0
-                observe(.simulated(inset: on ? inset : nil))
+                guard let self, !syncingKeyboardToggle else { return }
+                forward(.simulatedKeyboardRequested(up: gtk_toggle_button_get_active(cast(ui.keyboardToggle)) != 0))
             }
+            forward(.simulatedKeyboardOffered(inset: inset, inputFocused: gtk_widget_has_focus(ui.textView) != 0))
         }
         // squeekboard tells only whether it is up; the window's lost height tells how tall.
         if DisplayEnvironment.backend == "wayland" {

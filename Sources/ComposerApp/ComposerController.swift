@@ -38,6 +38,8 @@ public final class ComposerController {
     /// Commits the input method made so far (`.finishComposition` tells by it whether the
     /// input method committed the orphaned composition itself).
     var inputMethodCommits = 0
+    /// True while the window sets the simulated keyboard's toggle to match the keyboard.
+    var syncingKeyboardToggle = false
     /// Tells the keys a Wayland input method passed on after committing (`ForwardedKeyClock`).
     var forwardedKeys = ForwardedKeyClock(enabled: DisplayEnvironment.backend == "wayland")
     var readyAnnounced = false

@@ -51,7 +51,7 @@ struct Run: ParsableCommand {
     var count: CountUnit = .graphemes
 
     @Option(name: .customLong("osk-inset"), help: ArgumentHelp(
-        "Simulate an on-screen keyboard PX tall (a toggle in the input bar shows it), for X11 and manual testing.",
+        "Simulate an on-screen keyboard PX tall, up while the input has the focus (its toggle in the input bar hides or forces it), for X11 and manual testing.",
         valueName: "PX"))
     var oskInset: Int?
 

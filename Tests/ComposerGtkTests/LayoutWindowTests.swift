@@ -64,10 +64,43 @@ extension GtkWindowSuites {
             #expect(composer.layout?.toolbar == 0)
         }
 
+        /// `--osk-inset`: the keyboard comes up when the input has the focus and goes down
+        /// when it loses it (as squeekboard does); the toggle shows it, hides it while the
+        /// input has the focus, and forces it up without.
+        @Test func theSimulatedKeyboardFollowsTheInputsFocusAndTheToggleOverridesIt() async throws {
+            let options = ComposerOptions(profileDirectory: try GtkFixture.newProfile(), simulatedKeyboardInset: 150)
+            let (composer, _) = try await GtkFixture.composer(options)
+            defer { GtkFixture.close(composer) }
+            let up = KeyboardEvent(visible: true, height: 150, overlap: 150, source: .simulated)
+            try await GtkFixture.wait("the keyboard up with the focus in the input") {
+                gtk_widget_has_focus(composer.textView) != 0 && composer.layout?.keyboard == 150
+            }
+            #expect(composer.simulatedKeyboardToggleActive, "the toggle shows it up")
+            #expect(composer.trace.emitted.contains(.keyboard(up)))
+            // The focus leaves the input (the window's focus unset): down.
+            gtk_window_set_focus(cast(composer.window), nil)
+            try await GtkFixture.wait("the keyboard down without the focus") { composer.layout?.keyboard == 0 }
+            #expect(!composer.simulatedKeyboardToggleActive)
+            // The toggle forces it up without the focus; the focus coming back keeps it up.
+            composer.setSimulatedKeyboard(true)
+            try await GtkFixture.wait("forced up") { composer.layout?.keyboard == 150 }
+            gtk_widget_grab_focus(composer.textView)
+            try await GtkFixture.wait("the input focused") { gtk_widget_has_focus(composer.textView) != 0 }
+            #expect(composer.layout?.keyboard == 150)
+            // The toggle hides it while the input has the focus.
+            composer.setSimulatedKeyboard(false)
+            try await GtkFixture.wait("hidden by the toggle") { composer.layout?.keyboard == 0 }
+            #expect(gtk_widget_has_focus(composer.textView) != 0, "the toggle never takes the focus")
+            try await Self.relayoutSettled(composer)
+        }
+
         @Test func theMessageListStaysPinnedWhenAtTheBottomAndKeepsItsPlaceOtherwise() async throws {
             let options = ComposerOptions(profileDirectory: try GtkFixture.newProfile(), simulatedKeyboardInset: 200)
             let (composer, _) = try await GtkFixture.composer(options)
             defer { GtkFixture.close(composer) }
+            // Up with the focus; hidden first, so that it coming up below is a change.
+            composer.setSimulatedKeyboard(false)
+            try await Self.relayoutSettled(composer)
             let buffer = gtk_text_view_get_buffer(cast(composer.textView))
             for index in 1...30 {
                 gtk_text_buffer_set_text(buffer, "message \(index)", -1)

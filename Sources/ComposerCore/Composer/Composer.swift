@@ -31,6 +31,8 @@ public final class Composer {
     private let origins = EditOrigins()
     /// The on-screen keyboard, learned from the window's observations.
     private var keyboard = KeyboardState()
+    /// The simulated keyboard, once the window offers one.
+    public private(set) var simulatedKeyboard: SimulatedKeyboard?
 
     /// The effects of the event being handled (or last handled).
     var effects: [Effect] = []
@@ -268,10 +270,21 @@ public final class Composer {
             effects.append(.requestSettle)
         case .focusChanged(let focused):
             trace(.focus(in: focused))
+            if var simulated = simulatedKeyboard {
+                simulated.focusChanged(focused)
+                updateSimulatedKeyboard(simulated)
+            }
             if !focused { settle() }
         case .keyboardObserved(let observation):
             if let change = keyboard.apply(observation) { trace(.keyboard(change)) }
             effects.append(.keyboardChanged(keyboard.current))
+        case let .simulatedKeyboardOffered(inset, focused):
+            simulatedKeyboard = nil
+            updateSimulatedKeyboard(SimulatedKeyboard(inset: inset, inputFocused: focused))
+        case .simulatedKeyboardRequested(let up):
+            guard var simulated = simulatedKeyboard else { return }
+            simulated.requested(up: up)
+            updateSimulatedKeyboard(simulated)
         case .laidOut(let layout):
             trace(.layout(layout))
         case .historyRestored(let message):
@@ -302,6 +315,15 @@ public final class Composer {
         case .exit(let reason):
             exit(reason)
         }
+    }
+
+    /// Tells the keyboard state about the simulated keyboard when it goes up or down.
+    private func updateSimulatedKeyboard(_ new: SimulatedKeyboard) {
+        let old = simulatedKeyboard
+        simulatedKeyboard = new
+        guard old?.isUp != new.isUp else { return }
+        if let change = keyboard.apply(new.observation) { trace(.keyboard(change)) }
+        effects.append(.keyboardChanged(keyboard.current))
     }
 
     private func keyPressed(name: String, shift: Bool, forwarded: Bool) {

@@ -67,6 +67,12 @@ public enum InputEvent: Equatable, Sendable {
     /// What the window learned about the on-screen keyboard (squeekboard, its own height,
     /// the simulated keyboard).
     case keyboardObserved(KeyboardObservation)
+    /// The window offers a simulated keyboard `inset` pixels tall (`--osk-inset`), and
+    /// whether the input has the focus now: from here on it follows the focus
+    /// (`SimulatedKeyboard`). A replay copies the recorded `keyboard` lines instead.
+    case simulatedKeyboardOffered(inset: Int, inputFocused: Bool)
+    /// The simulated keyboard's toggle asks for it up or down.
+    case simulatedKeyboardRequested(up: Bool)
     /// The panel was laid out anew (the window measured and solved it).
     case laidOut(Layout)
     /// The last message sent before this session, from the profile (Up in an empty input
