@@ -1,6 +1,7 @@
 # ime-composer — build, test and run.
 #   make deps    install the Debian packages (scripts/install-deps.sh; no-op when complete)
-#   make build   swift build
+#   make build   swift build + the message catalogs (po/ → .build-meson/po/<lang>/LC_MESSAGES/, meson)
+#   make po      regenerate po/ime-composer.pot from the sources and merge it into po/*.po (meson)
 #   make test    deps + build + build tests (a compiler warning in our sources fails it) + run every
 #                suite (Swift Testing; a GLib warning or critical in the output fails it); a summary
 #   make run     deps + release build + run it (.build/release/ime-composer, what make bench measures);
@@ -11,7 +12,8 @@
 #                Exits non-zero only on a measurement error (a missed goal is a FAIL row).
 #   make clean   remove build products
 #   make install release build, installed under $(DESTDIR)$(PREFIX) (default /usr/local):
-#                bin/ime-composer, share/ime-composer/*.jsonl, the .desktop and the icon
+#                bin/ime-composer, share/ime-composer/*.jsonl, the .desktop, the icon and
+#                share/locale/<lang>/LC_MESSAGES/ime-composer.mo
 #   make uninstall  remove exactly those files
 # The end-to-end suites start their own Xvfb / D-Bus / IBus through Tests/TestHarness:
 # no xvfb-run is needed and the real desktop is never touched.
@@ -26,6 +28,12 @@ BUILD_LOG := .build/make-build.log
 # The input-method matrix's results (one file per engine), and the document made from them
 # (docs/ime-matrix.md) after a full run (not when TEST_ARGS filters the suites).
 MATRIX_RESULTS := out/ime-matrix
+# The message catalogs: meson's i18n module builds them (and the template) in MESON_BUILD
+# (only those targets: its SwiftPM wrapper target is for packagers, see meson-notes.md);
+# its po/ is a locale directory, which `make run` and the tests point the app at.
+MESON_BUILD := .build-meson
+LOCALE_DIR := $(CURDIR)/$(MESON_BUILD)/po
+LINGUAS := $(shell cat po/LINGUAS)
 # Extra arguments: make run ARGS='--text hello --caret 2'
 ARGS ?=
 # Extra arguments for `swift test`, e.g. make test TEST_ARGS='--filter HarnessSelfTests'.
@@ -62,17 +70,25 @@ BINDIR := $(DESTDIR)$(PREFIX)/bin
 DATADIR := $(DESTDIR)$(PREFIX)/share
 # ---------------------------------------------------------------------------------------
 
-.PHONY: all deps build test run bench clean install uninstall transcripts
+.PHONY: all deps build locale po test run bench clean install uninstall transcripts
 
 all: build
 
 deps:
 	./scripts/install-deps.sh
 
-build:
+build: locale
 	$(SWIFT) build
 
-test: deps
+locale:
+	@[ -f $(MESON_BUILD)/build.ninja ] || meson setup $(MESON_BUILD) . >/dev/null
+	meson compile -C $(MESON_BUILD) ime-composer-gmo
+
+po:
+	@[ -f $(MESON_BUILD)/build.ninja ] || meson setup $(MESON_BUILD) . >/dev/null
+	meson compile -C $(MESON_BUILD) ime-composer-pot ime-composer-update-po
+
+test: deps locale
 	@mkdir -p .build; \
 	status=0; stage="swift build --build-tests"; \
 	echo "+ $(SWIFT) build --build-tests"; \
@@ -89,7 +105,7 @@ test: deps
 	  stage="swift test"; \
 	  rm -rf $(MATRIX_RESULTS); \
 	  echo "+ $(SWIFT) test $(TEST_ARGS)"; \
-	  $(SWIFT) test $(TEST_ARGS) 2>&1 | tee $(TEST_LOG) || status=$$?; \
+	  IME_COMPOSER_LOCALEDIR=$(LOCALE_DIR) $(SWIFT) test $(TEST_ARGS) 2>&1 | tee $(TEST_LOG) || status=$$?; \
 	  $(if $(TEST_ARGS:--no-parallel=),,/usr/bin/python3 scripts/ime-matrix.py $(MATRIX_RESULTS) docs/ime-matrix.md;) \
 	fi; \
 	echo; \
@@ -119,14 +135,14 @@ transcripts: deps
 	IME_RECORD_TRANSCRIPTS=1 $(SWIFT) test --skip-build --no-parallel --filter EndToEndTests
 	git status --short Tests/Transcripts
 
-run: deps
+run: deps locale
 	$(SWIFT) build -c release --product ime-composer $(SWIFT_RELEASE_FLAGS)
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
 	  $(SWIFT) build -c release --product composer-demo $(SWIFT_RELEASE_FLAGS) && \
 	  echo "make run: no display: running the headless demo (private Xvfb + D-Bus + IBus) into $(DEMO_OUT)/" && \
 	  exec .build/release/composer-demo $(DEMO_OUT); \
 	fi; \
-	exec $(RELEASE_BIN) $(ARGS)
+	IME_COMPOSER_LOCALEDIR=$(LOCALE_DIR) exec $(RELEASE_BIN) $(ARGS)
 
 bench: deps
 	$(BENCH_SWIFT) --product ime-composer
@@ -155,9 +171,9 @@ bench: deps
 
 clean:
 	$(SWIFT) package clean
-	rm -rf .build-harness
+	rm -rf .build-harness $(MESON_BUILD)
 
-install:
+install: locale
 	$(SWIFT) build -c release --product ime-composer $(SWIFT_RELEASE_FLAGS)
 	bin="$$($(SWIFT) build -c release $(SWIFT_RELEASE_FLAGS) --show-bin-path)" && \
 	  $(INSTALL) -Dm755 "$$bin/ime-composer" "$(BINDIR)/ime-composer"
@@ -166,9 +182,14 @@ install:
 	$(INSTALL) -Dm644 data/$(APP_ID).desktop "$(DATADIR)/applications/$(APP_ID).desktop"
 	$(INSTALL) -Dm644 data/icons/hicolor/scalable/apps/$(APP_ID).svg \
 	  "$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
+	for lang in $(LINGUAS); do \
+	  $(INSTALL) -Dm644 $(MESON_BUILD)/po/$$lang/LC_MESSAGES/ime-composer.mo \
+	    "$(DATADIR)/locale/$$lang/LC_MESSAGES/ime-composer.mo"; \
+	done
 
 uninstall:
 	rm -f "$(BINDIR)/ime-composer" "$(DATADIR)/applications/$(APP_ID).desktop" \
 	  "$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	rm -f $(addprefix "$(DATADIR)/ime-composer/",$(notdir $(wildcard data/*.jsonl)))
 	-rmdir "$(DATADIR)/ime-composer"
+	rm -f $(foreach lang,$(LINGUAS),"$(DATADIR)/locale/$(lang)/LC_MESSAGES/ime-composer.mo")

@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 #include <glib-unix.h>
+#include <libintl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>

@@ -13,6 +13,9 @@ public enum ComposerApplication {
     /// at once with an empty trace). Only argv[0] reaches GApplication: our options were
     /// parsed already and GApplication would reject them.
     public static func run(options: ComposerOptions) -> Int32 {
+        // The language first: the window's words are looked up as it is built.
+        Gettext.prepareLocale()
+        Localization.setUp()
         // The draft and messages kept in the profile, read before the window exists: the
         // draft is in the first frame (and in the trace's start line, for replay).
         let profile = ProfileOpening.open(directory: options.profileDirectory)
@@ -41,7 +44,7 @@ public enum ComposerApplication {
             composer.inhibitLogout = { [weak composer] on in
                 if on, inhibitCookie == 0, let window = composer?.window {
                     inhibitCookie = gtk_application_inhibit(app, cast(window), GTK_APPLICATION_INHIBIT_LOGOUT,
-                                                            "Saving your draft")
+                                                            tr("Saving your draft"))
                 } else if !on, inhibitCookie != 0 {
                     gtk_application_uninhibit(app, inhibitCookie)
                     inhibitCookie = 0

@@ -96,13 +96,13 @@ final class ComposerView {
         gtk_widget_set_valign(counterLabel, GTK_ALIGN_END)
         gtk_widget_set_margin_bottom(counterLabel, 8)
 
-        sendButton = gtk_button_new_with_label("Send")
+        sendButton = gtk_button_new_with_label(tr("Send"))
         gtk_widget_add_css_class(sendButton, "suggested-action")
         gtk_widget_set_valign(sendButton, GTK_ALIGN_END)
         Self.keepFocusOffButton(sendButton)
 
         trimButton = gtk_button_new_from_icon_name("edit-cut-symbolic")
-        gtk_widget_set_tooltip_text(trimButton, "Trim to limit (Ctrl+Shift+T)")
+        gtk_widget_set_tooltip_text(trimButton, tr("Trim to limit (Ctrl+Shift+T)"))
         gtk_widget_set_valign(trimButton, GTK_ALIGN_END)
         Self.keepFocusOffButton(trimButton)
         gtk_widget_set_visible(trimButton, 0)
@@ -142,10 +142,10 @@ final class ComposerView {
         gtk_widget_add_css_class(caretToolbar, "caret-toolbar")
         gtk_widget_set_halign(caretToolbar, GTK_ALIGN_CENTER)
         var buttons: [(CaretDirection, UnsafeMutablePointer<GtkWidget>)] = []
-        for (direction, icon, tip) in [(CaretDirection.left, "go-previous-symbolic", "Caret left"),
-                                       (.up, "go-up-symbolic", "Caret up a line"),
-                                       (.down, "go-down-symbolic", "Caret down a line"),
-                                       (.right, "go-next-symbolic", "Caret right")] {
+        for (direction, icon, tip) in [(CaretDirection.left, "go-previous-symbolic", tr("Caret left")),
+                                       (.up, "go-up-symbolic", tr("Caret up a line")),
+                                       (.down, "go-down-symbolic", tr("Caret down a line")),
+                                       (.right, "go-next-symbolic", tr("Caret right"))] {
             let button = gtk_button_new_from_icon_name(icon)!
             gtk_widget_set_tooltip_text(button, tip)
             Self.keepFocusOffButton(button)
@@ -159,14 +159,14 @@ final class ComposerView {
         // X11 without a compositor that made every keystroke's frame 4.5× as slow to paint
         // (make bench, 2026-11-24). The input bar's toggles cost what a button costs.
         inspectorToggle = gtk_toggle_button_new_with_label("IME")
-        gtk_widget_set_tooltip_text(inspectorToggle, "The IME inspector: every input event and decision (F12)")
-        cgtk_accessible_set_label(inspectorToggle, "IME inspector")
+        gtk_widget_set_tooltip_text(inspectorToggle, tr("The IME inspector: every input event and decision (F12)"))
+        cgtk_accessible_set_label(inspectorToggle, tr("IME inspector"))
         toolbarToggle = gtk_toggle_button_new()
         gtk_button_set_icon_name(cast(toolbarToggle), "format-justify-fill-symbolic")
-        gtk_widget_set_tooltip_text(toolbarToggle, "Caret toolbar")
+        gtk_widget_set_tooltip_text(toolbarToggle, tr("Caret toolbar"))
         keyboardToggle = gtk_toggle_button_new()
         gtk_button_set_icon_name(cast(keyboardToggle), "input-keyboard-symbolic")
-        gtk_widget_set_tooltip_text(keyboardToggle, "Simulated on-screen keyboard")
+        gtk_widget_set_tooltip_text(keyboardToggle, tr("Simulated on-screen keyboard"))
         gtk_widget_set_visible(keyboardToggle, 0)
         for toggle in [inspectorToggle, toolbarToggle, keyboardToggle] {
             Self.keepFocusOffButton(toggle)
@@ -307,12 +307,38 @@ final class ComposerView {
         }
         // A new tooltip makes GTK ask the X server where the pointer is (a round trip):
         // set it only when it changes, not on every keystroke.
-        if previous?.counterTooltip != status.counterTooltip {
-            gtk_widget_set_tooltip_text(counterLabel, status.counterTooltip)
+        if previous?.isProvisional != status.isProvisional || previous == nil {
+            gtk_widget_set_tooltip_text(counterLabel, Self.counterTooltip(provisional: status.isProvisional))
         }
         // Its sensitivity is the trim action's (`ComposerActions`).
         gtk_widget_set_visible(trimButton, status.isOver ? 1 : 0)
         if !status.isOver { gtk_widget_set_visible(limitHint, 0) }
+    }
+
+    /// What the counter's number means.
+    static func counterTooltip(provisional: Bool) -> String {
+        // TRANSLATORS: the counter's tooltip; "composed": the text an input method shows
+        // underlined before it is committed (preedit).
+        provisional ? tr("Provisional: includes the text being composed") : tr("Characters left")
+    }
+
+    func showLimitHint(_ hint: LimitHint) { showLimitHint(Self.text(for: hint)) }
+
+    /// "2 characters over the limit of 200: …", in the person's language.
+    static func text(for hint: LimitHint) -> String {
+        let over: String
+        switch hint.unit {
+        case .graphemes:
+            // TRANSLATORS: the message is this many characters (as people count them) over
+            // the length limit, the second number; Send refuses it.
+            over = trn("%d character over the limit of %d", "%d characters over the limit of %d", hint.over, hint.limit)
+        case .scalars:
+            over = trn("%d Unicode scalar over the limit of %d", "%d Unicode scalars over the limit of %d", hint.over, hint.limit)
+        case .utf16:
+            over = trn("%d UTF-16 unit over the limit of %d", "%d UTF-16 units over the limit of %d", hint.over, hint.limit)
+        }
+        // TRANSLATORS: %@ is the sentence above ("2 characters over the limit of 200").
+        return String(format: tr("%@: shorten the message or trim it (Ctrl+Shift+T)."), over)
     }
 
     func showLimitHint(_ text: String) {
@@ -322,8 +348,8 @@ final class ComposerView {
 
     /// While the last sent message is edited, Send says it saves the edit.
     func showEditingLastSent(_ editing: Bool) {
-        gtk_button_set_label(cast(sendButton), editing ? "Save" : "Send")
-        gtk_widget_set_tooltip_text(sendButton, editing ? "Save the edited message (Escape cancels)" : nil)
+        gtk_button_set_label(cast(sendButton), editing ? tr("Save") : tr("Send"))
+        gtk_widget_set_tooltip_text(sendButton, editing ? tr("Save the edited message (Escape cancels)") : nil)
         setClass("editing", on: inputBar, editing)
     }
 

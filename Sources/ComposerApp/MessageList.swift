@@ -61,7 +61,7 @@ final class MessageList {
                gtk_widget_has_css_class(label, "message") != 0, gtk_widget_has_css_class(label, "peer") == 0 {
                 Self.show(text, in: label)
                 gtk_widget_add_css_class(label, "edited")
-                gtk_widget_set_tooltip_text(label, "Edited")
+                gtk_widget_set_tooltip_text(label, tr("Edited"))
                 if let index = messages.lastIndex(where: { _ in true }) { messages[index] = text }
                 return
             }

@@ -58,7 +58,7 @@ final class TypingPeerDriver {
     private func play(_ instant: (at: Duration, events: [PeerEvent])) {
         for event in instant.events {
             switch event.kind {
-            case .typingStarted: typing(peer.indicatorText)
+            case .typingStarted: typing(peer.indicator.text)
             case .typingStopped: typing(nil)
             case .message(let text): message(text, peer.person.display)
             }

@@ -70,12 +70,12 @@ struct TypingPeerTests {
     @Test func picksTheFirstJapanesePersonAndBuildsTheIndicatorText() {
         let peer = TypingPeer(seed: 1, directory: Self.directory)
         #expect(peer.person.id == "u0103")
-        #expect(peer.indicatorText == "山下 花子 is typing…")
+        #expect(peer.indicator == .one("山下 花子"))
         #expect(TypingPeer.person(in: WorkspaceDirectory(people: [Self.directory.people[0]])).display == "Jan Šťastný")
-        #expect(TypingPeer(seed: 1, directory: .empty).indicatorText == "Hanako is typing…")
-        #expect(TypingIndicator.text(names: []) == nil)
-        #expect(TypingIndicator.text(names: ["A", "B"]) == "A and B are typing…")
-        #expect(TypingIndicator.text(names: ["A", "B", "C"]) == "Several people are typing…")
+        #expect(TypingPeer(seed: 1, directory: .empty).indicator == .one("Hanako"))
+        #expect(TypingIndicator(names: []) == nil)
+        #expect(TypingIndicator(names: ["A", "B"]) == .two("A", "B"))
+        #expect(TypingIndicator(names: ["A", "B", "C"]) == .several)
     }
 
     @Test func picksFromTheRealDataDirectory() {

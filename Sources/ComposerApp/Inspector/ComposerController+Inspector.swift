@@ -60,7 +60,7 @@ extension ComposerController {
             do {
                 try Self.writeTranscript(inspectorLog.transcript, to: path)
             } catch {
-                ui.showLimitHint("The transcript was not saved: \(error.localizedDescription)")
+                ui.showLimitHint(String(format: tr("The transcript was not saved: %@"), error.localizedDescription))
             }
         }
         gtk_native_dialog_show(cast(chooser))

@@ -39,7 +39,7 @@ extension ComposerController {
         case (let notice?, _):
             guard notice != storeNotice else { return }
             storeNotice = notice
-            ui.showStoreNotice(notice.description)
+            ui.showStoreNotice(notice.text)
             FileHandle.standardError.write(Data("ime-composer: \(notice)\n".utf8))
         }
         panelLayout?.relayout()

@@ -22,7 +22,7 @@ public enum Effect: Equatable, Sendable {
     /// Lay the panel out for the keyboard as it is now.
     case keyboardChanged(KeyboardEvent)
     /// Explain why the message was not sent.
-    case showLimitHint(String)
+    case showLimitHint(LimitHint)
     /// The user's action cannot be done (the error bell).
     case bell
     /// The message was sent: show it in the list.

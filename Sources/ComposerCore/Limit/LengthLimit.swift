@@ -20,10 +20,23 @@ public struct LengthLimit: Equatable, Sendable {
 }
 
 extension LengthLimit {
-    /// Why Enter did not send, for the hint under the messages: how far over, and what to do.
-    public func overLimitHint(by over: Int) -> String {
-        let unit = self.unit == .graphemes ? "characters" : self.unit.rawValue
-        return "\(over) \(unit) over the limit of \(limit): shorten the message or trim it (Ctrl+Shift+T)."
+    /// Why Enter did not send, for the hint under the messages: how far over.
+    public func overLimitHint(by over: Int) -> LimitHint {
+        LimitHint(over: over, limit: limit, unit: unit)
+    }
+}
+
+/// The message is over the limit and was not sent: by how much, of what limit, counted
+/// in what. The core says what happened; the window phrases it in the person's language.
+public struct LimitHint: Equatable, Sendable {
+    public var over: Int
+    public var limit: Int
+    public var unit: CountUnit
+
+    public init(over: Int, limit: Int, unit: CountUnit) {
+        self.over = over
+        self.limit = limit
+        self.unit = unit
     }
 }
 
@@ -56,11 +69,6 @@ public struct LimitStatus: Equatable, Sendable {
     /// the composition committed, is over.
     public var counterIsOver: Bool { (provisionalCount ?? count) > limit }
     public var isProvisional: Bool { provisionalCount != nil }
-
-    /// The counter's tooltip: what its number means.
-    public var counterTooltip: String {
-        isProvisional ? "Provisional: includes the text being composed" : "Characters left"
-    }
 
     /// How close to the limit the counter appears: within the last fifth of the limit, and
     /// never later than 20 units before it (a limit of 200 shows it from 40 left).

@@ -107,16 +107,21 @@ public struct PeerEvent: Equatable, Sendable {
     }
 }
 
-/// The typing indicator's text, built in the core ("田中 太郎 is typing…").
-public enum TypingIndicator {
-    /// nil when nobody types; one name: "X is typing…"; two: "X and Y are typing…";
-    /// more: "Several people are typing…".
-    public static func text(names: [String]) -> String? {
+/// Who is typing, for the typing indicator: the core says who, the window phrases it
+/// ("田中 太郎 is typing…", in the person's language).
+public enum TypingIndicator: Equatable, Sendable {
+    case one(String)
+    case two(String, String)
+    /// Three or more: names would not fit.
+    case several
+
+    /// nil when nobody types.
+    public init?(names: [String]) {
         switch names.count {
         case 0: return nil
-        case 1: return "\(names[0]) is typing…"
-        case 2: return "\(names[0]) and \(names[1]) are typing…"
-        default: return "Several people are typing…"
+        case 1: self = .one(names[0])
+        case 2: self = .two(names[0], names[1])
+        default: self = .several
         }
     }
 }
@@ -159,10 +164,8 @@ public struct TypingPeer: Sequence, Sendable {
         directory.people.first { !$0.reading.isEmpty } ?? directory.people.first ?? fallbackPerson
     }
 
-    /// "田中 太郎 is typing…"
-    public var indicatorText: String {
-        TypingIndicator.text(names: [person.display])!
-    }
+    /// The indicator while this peer types (its display name: "田中 太郎").
+    public var indicator: TypingIndicator { .one(person.display) }
 
     /// The events with `start <= at < end`, in order.
     public func events(between start: Duration, and end: Duration) -> [PeerEvent] {
