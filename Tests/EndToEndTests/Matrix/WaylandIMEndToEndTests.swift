@@ -209,6 +209,10 @@ struct WaylandMatrixRun {
         let showing = trace.lastMatchIndex
         let commit = trace.entries.count
         try wl.key(limit.commitKeys)
+        // The cut comes at the settle after the commit and brings the text back to what an
+        // earlier `text` line already showed (hangul: "ab한"), so no new one marks it: wait
+        // for the cut itself first.
+        try trace.waitFor("the limit's cut after the commit", from: commit) { $0["ev"]?.stringValue == "limit" }
         try waitSettled(text: limit.kept, noSendFrom: commit)
         let entries = trace.entries
         let lastCommit = entries[showing...].last { $0.name == "commit" }?.index ?? entries.count
