@@ -20,12 +20,21 @@
  *                     alt+x, super+x (modifier keys are real key events + `modifiers`)
  *   press NAME / release NAME    one half of a key (no modifiers)
  *   type TEXT         each ASCII character of TEXT as its own key (' ' = space)
+ *   motion_absolute X Y W H   move the pointer to X,Y of a W x H layout (the output's
+ *                     pixels when W H is its size)
+ *   click [BUTTON]    press+release a pointer button (evdev code, default BTN_LEFT 272)
  *   sleep MS | sync (roundtrip only) | quit (also on EOF: destroys the keyboard, so
  *                     send it only once the app and fcitx5 are gone, see above)
  * Env: VKBD_DELAY_MS pause after each key event, VKBD_HOLD_MS press-to-release (default 0).
  *
- * The two protocol interfaces (virtual-keyboard-unstable-v1, as wlroots implements it) are
- * defined below by hand: no protocol XML and no wayland-scanner output needed.
+ * The pointer (wlr-virtual-pointer-unstable-v1, which sway implements) is made at start-up
+ * too, when the compositor offers it: a pointer device added later changes the seat's
+ * capabilities under the app. Adding or removing a pointer does not re-enter the keyboard
+ * focus (only a keyboard does), so the input method is not disturbed.
+ *
+ * The protocol interfaces (virtual-keyboard-unstable-v1 and wlr-virtual-pointer-unstable-v1,
+ * as wlroots implements them) are defined below by hand: no protocol XML and no
+ * wayland-scanner output needed.
  *
  * Build: cc -O2 -Wall -Wextra -Werror vkbd.c -o vkbd $(pkg-config --cflags --libs wayland-client xkbcommon)
  * Debian: libwayland-dev libxkbcommon-dev pkg-config gcc (build); libwayland-client0 libxkbcommon0 (run).
@@ -70,6 +79,41 @@ static const struct wl_interface zwp_virtual_keyboard_manager_v1_interface = {
     "zwp_virtual_keyboard_manager_v1", 1, 1, vk_manager_requests, 0, NULL,
 };
 
+/* ---- zwlr_virtual_pointer_manager_v1 / zwlr_virtual_pointer_v1 (version 1), by hand ---- */
+
+extern const struct wl_interface zwlr_virtual_pointer_v1_interface;
+
+static const struct wl_interface *vp_types[] = {
+    NULL, NULL, NULL, NULL, NULL,
+    &wl_seat_interface, &zwlr_virtual_pointer_v1_interface,
+};
+
+/* Only the requests used here and those before them (opcodes are indices). */
+static const struct wl_message vp_requests[] = {
+    { "motion", "uff", vp_types + 0 },                 /* time, dx, dy */
+    { "motion_absolute", "uuuuu", vp_types + 0 },      /* time, x, y, x_extent, y_extent */
+    { "button", "uuu", vp_types + 0 },                 /* time, button, state */
+    { "axis", "uuf", vp_types + 0 },
+    { "frame", "", vp_types + 0 },
+    { "axis_source", "u", vp_types + 0 },
+    { "axis_stop", "uu", vp_types + 0 },
+    { "axis_discrete", "uufi", vp_types + 0 },
+    { "destroy", "", vp_types + 0 },
+};
+const struct wl_interface zwlr_virtual_pointer_v1_interface = {
+    "zwlr_virtual_pointer_v1", 1, 9, vp_requests, 0, NULL,
+};
+
+static const struct wl_message vp_manager_requests[] = {
+    { "create_virtual_pointer", "?on", vp_types + 5 },  /* seat (nullable), new id */
+    { "destroy", "", vp_types + 0 },
+};
+static const struct wl_interface zwlr_virtual_pointer_manager_v1_interface = {
+    "zwlr_virtual_pointer_manager_v1", 1, 2, vp_manager_requests, 0, NULL,
+};
+
+enum { VP_MOTION_ABSOLUTE = 1, VP_BUTTON = 2, VP_FRAME = 4, VP_DESTROY = 8, VP_MANAGER_CREATE = 0 };
+
 enum { VK_KEYMAP = 0, VK_KEY = 1, VK_MODIFIERS = 2, VK_DESTROY = 3, VK_MANAGER_CREATE = 0 };
 
 static struct wl_proxy *vk_create(struct wl_proxy *manager, struct wl_seat *seat)
@@ -100,10 +144,40 @@ static void vk_destroy(struct wl_proxy *kbd)
     wl_proxy_marshal_flags(kbd, VK_DESTROY, NULL, wl_proxy_get_version(kbd), WL_MARSHAL_FLAG_DESTROY);
 }
 
+static struct wl_proxy *vp_create(struct wl_proxy *manager, struct wl_seat *seat)
+{
+    return wl_proxy_marshal_flags(manager, VP_MANAGER_CREATE, &zwlr_virtual_pointer_v1_interface,
+                                  wl_proxy_get_version(manager), 0, seat, NULL);
+}
+
+static void vp_motion_absolute(struct wl_proxy *ptr, uint32_t time, uint32_t x, uint32_t y,
+                               uint32_t width, uint32_t height)
+{
+    wl_proxy_marshal_flags(ptr, VP_MOTION_ABSOLUTE, NULL, wl_proxy_get_version(ptr), 0,
+                           time, x, y, width, height);
+}
+
+static void vp_button(struct wl_proxy *ptr, uint32_t time, uint32_t button, uint32_t state)
+{
+    wl_proxy_marshal_flags(ptr, VP_BUTTON, NULL, wl_proxy_get_version(ptr), 0, time, button, state);
+}
+
+static void vp_frame(struct wl_proxy *ptr)
+{
+    wl_proxy_marshal_flags(ptr, VP_FRAME, NULL, wl_proxy_get_version(ptr), 0);
+}
+
+static void vp_destroy(struct wl_proxy *ptr)
+{
+    wl_proxy_marshal_flags(ptr, VP_DESTROY, NULL, wl_proxy_get_version(ptr), WL_MARSHAL_FLAG_DESTROY);
+}
+
 static struct wl_display *display;
 static struct wl_seat *seat;
 static struct wl_proxy *manager;
 static struct wl_proxy *kbd;
+static struct wl_proxy *pointer_manager;
+static struct wl_proxy *ptr;
 static struct xkb_context *ctx;
 static struct xkb_keymap *keymap;
 static struct xkb_state *state;
@@ -118,6 +192,8 @@ static void global(void *data, struct wl_registry *r, uint32_t name,
         seat = wl_registry_bind(r, name, &wl_seat_interface, 1);
     else if (!strcmp(iface, zwp_virtual_keyboard_manager_v1_interface.name))
         manager = wl_registry_bind(r, name, &zwp_virtual_keyboard_manager_v1_interface, 1);
+    else if (!strcmp(iface, zwlr_virtual_pointer_manager_v1_interface.name))
+        pointer_manager = wl_registry_bind(r, name, &zwlr_virtual_pointer_manager_v1_interface, 1);
 }
 static void global_remove(void *data, struct wl_registry *r, uint32_t name)
 {
@@ -250,6 +326,36 @@ static const char *do_half(const char *name, int down)
     return NULL;
 }
 
+/* "X Y W H": the pointer to X,Y of a W x H layout, one frame. */
+static const char *do_motion(const char *arg)
+{
+    unsigned x, y, width, height;
+    if (!ptr) return "no virtual pointer (the compositor lacks zwlr_virtual_pointer_manager_v1)";
+    if (sscanf(arg, "%u %u %u %u", &x, &y, &width, &height) != 4 || !width || !height
+        || x >= width || y >= height)
+        return "usage: motion_absolute X Y W H (X < W, Y < H)";
+    vp_motion_absolute(ptr, now_ms(), x, y, width, height);
+    vp_frame(ptr);
+    roundtrip();
+    return NULL;
+}
+
+/* A button press and release, each in its own frame (BTN_LEFT unless given). */
+static const char *do_click(const char *arg)
+{
+    unsigned button = 272; /* BTN_LEFT */
+    if (!ptr) return "no virtual pointer (the compositor lacks zwlr_virtual_pointer_manager_v1)";
+    if (*arg && sscanf(arg, "%u", &button) != 1) return "usage: click [BUTTON]";
+    vp_button(ptr, now_ms(), button, WL_POINTER_BUTTON_STATE_PRESSED);
+    vp_frame(ptr);
+    roundtrip();
+    msleep(hold_ms);
+    vp_button(ptr, now_ms(), button, WL_POINTER_BUTTON_STATE_RELEASED);
+    vp_frame(ptr);
+    roundtrip();
+    return NULL;
+}
+
 static const char *do_type(const char *text)
 {
     for (const char *p = text; *p; p++) {
@@ -304,6 +410,8 @@ int main(void)
 
     kbd = vk_create(manager, seat);
     vk_keymap(kbd, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, fd, size);
+    if (pointer_manager)
+        ptr = vp_create(pointer_manager, seat);
     roundtrip();
     close(fd);
     free(km);
@@ -321,6 +429,8 @@ int main(void)
         else if (!strcmp(line, "press")) err = do_half(arg, 1);
         else if (!strcmp(line, "release")) err = do_half(arg, 0);
         else if (!strcmp(line, "type")) err = do_type(arg);
+        else if (!strcmp(line, "motion_absolute")) err = do_motion(arg);
+        else if (!strcmp(line, "click")) err = do_click(arg);
         else if (!strcmp(line, "sleep")) msleep(atoi(arg));
         else if (!strcmp(line, "sync")) roundtrip();
         else if (!strcmp(line, "quit")) break;
@@ -328,6 +438,7 @@ int main(void)
         else err = "unknown command";
         if (err) printf("error %s\n", err); else printf("ok\n");
     }
+    if (ptr) vp_destroy(ptr);
     vk_destroy(kbd);
     wl_display_roundtrip(display);
     wl_display_disconnect(display);
