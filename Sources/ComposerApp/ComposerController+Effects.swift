@@ -61,11 +61,16 @@ extension ComposerController {
                 inputMethod.finishComposition()
                 // IBus's module commits on focus out at once, or not at all: an engine that
                 // drops the composition then (ibus-anthy, ibus-libpinyin) would lose what the
-                // user saw, so it is typed text. Fcitx5 commits later, over D-Bus (all its
-                // engines here commit on focus out): nothing to add. A context that keeps
-                // composing (GTK's simple one has no focus out) is left to go on.
-                if inputMethod.moduleID == "ibus", inputMethodCommits == commitsBefore,
-                   inputMethod.preeditText.isEmpty {
+                // user saw, so it is typed text. GTK's Wayland module (text-input-v3) likewise:
+                // focus out disables the text input, sway deactivates the input method, and
+                // fcitx5 5.0.21 resets its engine without a commit while GTK erases the
+                // preedit — typed text too (an input method that committed on deactivate
+                // would add it a second time: none here does, the Wayland matrix checks it).
+                // Fcitx5's own module commits later, over D-Bus (all its engines here commit
+                // on focus out): nothing to add. A context that keeps composing (GTK's simple
+                // one has no focus out) is left to go on.
+                if inputMethod.moduleID == "ibus" || inputMethod.moduleID == "wayland",
+                   inputMethodCommits == commitsBefore, inputMethod.preeditText.isEmpty {
                     ui.buffer.insertAtCaret(drawn)
                 }
             case .scrollToCaret:

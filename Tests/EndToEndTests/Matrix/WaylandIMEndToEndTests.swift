@@ -99,11 +99,8 @@ struct WaylandEngine: Sendable, CustomStringConvertible {
     ///   app finishes compositions only on a press.
     /// - A click: the composer finishes the composition first (`Effect.finishComposition`:
     ///   `gtk_im_context_focus_out` and `focus_in`, so text-input disable and enable, so
-    ///   sway's deactivate and activate) and means to keep what was drawn where it was drawn
-    ///   (`.commits`); but it types the drawn text only for IBus, expecting fcitx5 to commit:
-    ///   on Wayland nothing comes and the click loses the composition (a known failure).
-    static let clickLosesComposition = "the click's finishComposition disables the text input: fcitx5 drops the "
-        + "composition on sway's deactivate and GTK erases the preedit; the composer types what was drawn only for IBus"
+    ///   sway's deactivate and activate); fcitx5 drops it and GTK erases the preedit, so the
+    ///   composer types what was drawn, where it was drawn (`.commits`), exactly once.
 
     static let all: [WaylandEngine] = [
         // k o n e k o → こねこ; Space converts to 子猫 (a fresh HOME: anthy has learnt
@@ -116,8 +113,7 @@ struct WaylandEngine: Sendable, CustomStringConvertible {
             inputMethod: .anthy,
             convert: (["space"], "子猫"),
             // ab + 子猫 is one over: 猫 is cut once committed, nothing while composing.
-            hardLimit: (["k", "o", "n", "e", "k", "o"], "こねこ", ["space", "Return"], "ab子", "猫"),
-            knownFailures: [.click: clickLosesComposition]),
+            hardLimit: (["k", "o", "n", "e", "k", "o"], "こねこ", ["space", "Return"], "ab子", "猫")),
         // g k s r m f: 한 is committed at r, 글 composes; Space commits 글 and types the space.
         // Return while composing: fcitx5-hangul commits and passes Return on to the app, which
         // gets it only after the commit; the key's time (before the commit arrived) marks it
@@ -130,8 +126,7 @@ struct WaylandEngine: Sendable, CustomStringConvertible {
             inputMethod: .hangul,
             convert: nil,
             // ab + 한 fills the limit; 글 composes over it, uncut; Space commits "글 ": cut.
-            hardLimit: (["g", "k", "s", "r", "m", "f"], "글", ["space"], "ab한", "글 "),
-            knownFailures: [.click: clickLosesComposition]),
+            hardLimit: (["g", "k", "s", "r", "m", "f"], "글", ["space"], "ab한", "글 ")),
     ]
 }
 
@@ -356,7 +351,13 @@ struct WaylandMatrixRun {
             throw MatrixFailure("no Wayland engine is expected to \(matrix.click) on a click")
         }
         try send(text)
-        return "a click mid-composition (caret to \(caret)): the engine \(matrix.click); Enter then sent \(quoted(text))"
+        let how: String
+        if case .commits(let kept) = matrix.click {
+            how = "the composer finished the composition first (fcitx5 drops it on sway's deactivate) and typed \(quoted(kept)) where it was drawn"
+        } else {
+            how = "the engine \(matrix.click)"
+        }
+        return "a click mid-composition (caret to \(caret)): \(how); Enter then sent \(quoted(text))"
     }
 
     // MARK: steps
