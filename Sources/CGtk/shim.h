@@ -138,4 +138,64 @@ static inline void cgtk_accessible_set_label(GtkWidget *widget, const char *labe
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
+/// Its accessible description (what a screen reader says after the name and role), or none
+/// (NULL).
+static inline void cgtk_accessible_set_description(GtkWidget *widget, const char *description) {
+    if (description != NULL)
+        gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+    else
+        gtk_accessible_reset_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
+/// Whether what the widget holds is invalid (AT-SPI's "invalid-entry"): text over the limit.
+static inline void cgtk_accessible_set_invalid(GtkWidget *widget, gboolean invalid) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID,
+                                invalid ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+}
+
+/// The descendant that is active while `widget` keeps the focus (the selected suggestion
+/// while the input has it), or none (NULL).
+static inline void cgtk_accessible_set_active_descendant(GtkWidget *widget, GtkWidget *descendant) {
+    if (descendant != NULL)
+        gtk_accessible_update_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_ACTIVE_DESCENDANT, descendant, -1);
+    else
+        gtk_accessible_reset_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_ACTIVE_DESCENDANT);
+}
+
+/// Leaves a widget out of the accessible tree (GTK_ACCESSIBLE_STATE_HIDDEN): for a part that
+/// only repeats its parent, such as the range inside a scroll bar.
+static inline void cgtk_accessible_set_hidden(GtkWidget *widget, gboolean hidden) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
+}
+
+/// The "checked" state of a toggle: GTK 4.8's GtkToggleButton reports only "pressed".
+static inline void cgtk_accessible_set_checked(GtkWidget *widget, gboolean checked) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_CHECKED,
+                                checked ? GTK_ACCESSIBLE_TRISTATE_TRUE : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
+}
+
+/// Says that `widget` controls `controlled` (the input and its completion list).
+static inline void cgtk_accessible_set_controls(GtkWidget *widget, GtkWidget *controlled) {
+    gtk_accessible_update_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_CONTROLS, controlled, NULL, -1);
+}
+
+/// A new widget of `type` with an accessible role other than its class's (the role is a
+/// construct property: it cannot change once the widget exists).
+static inline GtkWidget *cgtk_widget_new_with_role(GType type, GtkAccessibleRole role) {
+    return GTK_WIDGET(g_object_new(type, "accessible-role", role, NULL));
+}
+
+/// A toggle button whose on/off state a screen reader can tell. GTK 4.8 has no toggle-button
+/// role (4.10 added one and gives it to GtkToggleButton): its toggle buttons reach AT-SPI as
+/// push buttons with a "pressed" state, which screen readers do not read on a push button,
+/// and no role of 4.8 maps to AT-SPI's toggle button. With the switch role, 4.8's AT-SPI
+/// backend says check box, and its "checked" state (kept by the caller) is read as on/off.
+static inline GtkWidget *cgtk_toggle_button_new_accessible(void) {
+#if GTK_CHECK_VERSION(4, 10, 0)
+    return gtk_toggle_button_new();
+#else
+    return cgtk_widget_new_with_role(GTK_TYPE_TOGGLE_BUTTON, GTK_ACCESSIBLE_ROLE_SWITCH);
+#endif
+}
+
 #endif

@@ -18,9 +18,17 @@ import GtkBinding
 final class CompletionListView {
     let container: UnsafeMutablePointer<GtkWidget>
     private let listBox: UnsafeMutablePointer<GtkWidget>
+    /// The list itself (the text view names it as the list it controls).
+    var list: UnsafeMutablePointer<GtkWidget> { listBox }
     /// Every row made so far, in list order; the first `shownCount` are shown.
     private var rows: [Row] = []
     private var shownCount = 0
+    /// Called with the selected row and what a screen reader should say of it ("Suggestion
+    /// 2 of 5: …") when the selection moves, with nils when the list closes: the input keeps
+    /// the focus, so it is the input that tells (`ComposerView.showSuggestion`).
+    var onSelectionShown: ((UnsafeMutablePointer<GtkWidget>?, String?) -> Void)?
+    /// The row last passed to `onSelectionShown`.
+    private var selectionShown: UnsafeMutableRawPointer?
     /// Called with the index (in the controller's items) of a clicked row.
     var onActivate: ((Int) -> Void)?
     private var firstShownIndex = 0
@@ -51,6 +59,9 @@ final class CompletionListView {
         var detail: String
         var detailHighlights: [Range<Int>]
 
+        /// The row's accessible name: the person, channel or emoji, then its handle.
+        var spokenName: String { detail.isEmpty ? title : "\(title), \(detail)" }
+
         init(_ item: CompletionItem) {
             glyph = item.glyph.isEmpty ? String(item.title.prefix(1)) : item.glyph
             isEmoji = item.kind == .emoji
@@ -68,6 +79,9 @@ final class CompletionListView {
         gtk_list_box_set_activate_on_single_click(opaque(listBox), 1)
         gtk_widget_set_focusable(listBox, 0)
         gtk_widget_add_css_class(listBox, "completion")
+        // A list and list items for AT-SPI; each row is named after what it offers, and the
+        // selected row is "selected" (GtkListBox sets that state when Up/Down move it).
+        cgtk_accessible_set_label(listBox, "Suggestions")
         container = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         gtk_widget_add_css_class(container, "completion-slot")
         gtk_box_append(cast(container), listBox)
@@ -98,6 +112,10 @@ final class CompletionListView {
     func show(_ completion: CompletionList, maximumRows: Int = CompletionList.visibleRowCount) {
         guard completion.isOpen, maximumRows > 0 else {
             gtk_widget_set_visible(container, 0)
+            if selectionShown != nil {
+                selectionShown = nil
+                onSelectionShown?(nil, nil)
+            }
             return
         }
         defer { gtk_widget_set_visible(container, 1) }
@@ -130,6 +148,16 @@ final class CompletionListView {
             } else {
                 gtk_list_box_unselect_all(opaque(listBox))
             }
+        }
+        let shown = wanted.map { UnsafeMutableRawPointer($0) }
+        if shown != selectionShown {
+            selectionShown = shown
+            var spoken: String?
+            if let selected = completion.selectedIndex, let wanted,
+               let content = rows.first(where: { $0.row == wanted })?.content {
+                spoken = "Suggestion \(selected + 1) of \(completion.items.count): \(content.spokenName)"
+            }
+            onSelectionShown?(wanted, spoken)
         }
     }
 
@@ -282,6 +310,9 @@ final class CompletionListView {
         }
         if old?.detail != content.detail || old?.detailHighlights != content.detailHighlights {
             Self.set(row.detail, content.detail, highlights: content.detailHighlights)
+        }
+        if old?.title != content.title || old?.detail != content.detail {
+            cgtk_accessible_set_label(row.row, content.spokenName)
         }
         row.content = content
     }

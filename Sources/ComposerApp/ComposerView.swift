@@ -16,6 +16,8 @@ final class ComposerView {
     /// character counts, so new text only redraws it. A label's new text resized and
     /// re-allocated the whole window on every keystroke.
     let counterLabel: UnsafeMutablePointer<GtkWidget>
+    /// The counter for screen readers: a status named with the count in words.
+    let counterStatus: UnsafeMutablePointer<GtkWidget>
     let sendButton: UnsafeMutablePointer<GtkWidget>
     /// "Trim to limit": shown only while the text is over the limit.
     let trimButton: UnsafeMutablePointer<GtkWidget>
@@ -67,6 +69,9 @@ final class ComposerView {
         gtk_text_view_set_left_margin(cast(textView), 8)
         gtk_text_view_set_right_margin(cast(textView), 8)
         gtk_widget_add_css_class(textView, "composer-input")
+        // Accessible names (what a screen reader says) are set where each widget is made,
+        // next to its tooltip: user-facing strings, one place per widget.
+        cgtk_accessible_set_label(textView, "Message")
         buffer = TextBuffer(gtk_text_view_get_buffer(cast(textView)))
         gtk_text_buffer_set_enable_undo(buffer.pointer, 1)
         overflowTag = buffer.createTag(named: "overflow")
@@ -84,6 +89,7 @@ final class ComposerView {
         gtk_scrolled_window_set_child(opaque(inputScroller), textView)
         gtk_widget_set_hexpand(inputScroller, 1)
         gtk_widget_set_valign(inputScroller, GTK_ALIGN_END)
+        Self.nameScrollBars(of: inputScroller, "Message")
 
         counterLabel = gtk_inscription_new("0")
         // Room for "−1048576" (a 1 MB draft over the limit) and right-aligned like a label
@@ -95,6 +101,13 @@ final class ComposerView {
         gtk_widget_add_css_class(counterLabel, "dim-label")
         gtk_widget_set_valign(counterLabel, GTK_ALIGN_END)
         gtk_widget_set_margin_bottom(counterLabel, 8)
+        // For screen readers the counter is a status (a polite live region) around it, whose
+        // accessible name says the count in words and changes with it (`show`): AT-SPI
+        // reports a name change. The inscription itself is left out: it names itself with
+        // its bare number on every change, a second name change a keystroke.
+        cgtk_accessible_set_hidden(counterLabel, 1)
+        counterStatus = cgtk_widget_new_with_role(gtk_box_get_type(), GTK_ACCESSIBLE_ROLE_STATUS)
+        gtk_box_append(cast(counterStatus), counterLabel)
 
         sendButton = gtk_button_new_with_label(tr("Send"))
         gtk_widget_add_css_class(sendButton, "suggested-action")
@@ -103,11 +116,14 @@ final class ComposerView {
 
         trimButton = gtk_button_new_from_icon_name("edit-cut-symbolic")
         gtk_widget_set_tooltip_text(trimButton, tr("Trim to limit (Ctrl+Shift+T)"))
+        cgtk_accessible_set_label(trimButton, tr("Trim to limit"))
         gtk_widget_set_valign(trimButton, GTK_ALIGN_END)
         Self.keepFocusOffButton(trimButton)
         gtk_widget_set_visible(trimButton, 0)
 
-        limitHint = gtk_label_new(nil)
+        // Role alert (an assertive live region): AT-SPI calls it a notification. GTK 4.8 does
+        // not tell AT-SPI when a hidden widget appears, so the input says it too (`showLimitHint`).
+        limitHint = cgtk_widget_new_with_role(gtk_label_get_type(), GTK_ACCESSIBLE_ROLE_ALERT)
         gtk_widget_add_css_class(limitHint, "limit-hint")
         gtk_widget_add_css_class(limitHint, "error")
         gtk_label_set_wrap(opaque(limitHint), 1)
@@ -117,7 +133,7 @@ final class ComposerView {
         gtk_widget_set_margin_top(limitHint, 4)
         gtk_widget_set_visible(limitHint, 0)
 
-        storeNotice = gtk_label_new(nil)
+        storeNotice = cgtk_widget_new_with_role(gtk_label_get_type(), GTK_ACCESSIBLE_ROLE_ALERT)
         gtk_widget_add_css_class(storeNotice, "store-notice")
         gtk_widget_add_css_class(storeNotice, "warning")
         gtk_label_set_wrap(opaque(storeNotice), 1)
@@ -130,7 +146,7 @@ final class ComposerView {
         }
         gtk_widget_set_visible(storeNotice, 0)
 
-        typingIndicator = gtk_label_new(nil)
+        typingIndicator = cgtk_widget_new_with_role(gtk_label_get_type(), GTK_ACCESSIBLE_ROLE_STATUS)
         gtk_widget_add_css_class(typingIndicator, "typing-indicator")
         gtk_widget_add_css_class(typingIndicator, "dim-label")
         gtk_label_set_xalign(opaque(typingIndicator), 0)
@@ -138,16 +154,21 @@ final class ComposerView {
         gtk_widget_set_margin_start(typingIndicator, 12)
         gtk_widget_set_visible(typingIndicator, 0)
 
-        caretToolbar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)
+        caretToolbar = cgtk_widget_new_with_role(gtk_box_get_type(), GTK_ACCESSIBLE_ROLE_TOOLBAR)
+        gtk_orientable_set_orientation(opaque(caretToolbar), GTK_ORIENTATION_HORIZONTAL)
+        gtk_box_set_spacing(cast(caretToolbar), 4)
         gtk_widget_add_css_class(caretToolbar, "caret-toolbar")
+        cgtk_accessible_set_label(caretToolbar, "Caret")
         gtk_widget_set_halign(caretToolbar, GTK_ALIGN_CENTER)
         var buttons: [(CaretDirection, UnsafeMutablePointer<GtkWidget>)] = []
+        // The tooltip is the accessible name too: an icon-only button has no other.
         for (direction, icon, tip) in [(CaretDirection.left, "go-previous-symbolic", tr("Caret left")),
                                        (.up, "go-up-symbolic", tr("Caret up a line")),
                                        (.down, "go-down-symbolic", tr("Caret down a line")),
                                        (.right, "go-next-symbolic", tr("Caret right"))] {
             let button = gtk_button_new_from_icon_name(icon)!
             gtk_widget_set_tooltip_text(button, tip)
+            cgtk_accessible_set_label(button, tip)
             Self.keepFocusOffButton(button)
             gtk_box_append(cast(caretToolbar), button)
             buttons.append((direction, button))
@@ -158,19 +179,23 @@ final class ComposerView {
         // Not in a header bar: a GtkHeaderBar makes GTK draw client-side decorations, and on
         // X11 without a compositor that made every keystroke's frame 4.5× as slow to paint
         // (make bench, 2026-11-24). The input bar's toggles cost what a button costs.
-        inspectorToggle = gtk_toggle_button_new_with_label("IME")
+        inspectorToggle = cgtk_toggle_button_new_accessible()
+        gtk_button_set_label(cast(inspectorToggle), "IME")
         gtk_widget_set_tooltip_text(inspectorToggle, tr("The IME inspector: every input event and decision (F12)"))
         cgtk_accessible_set_label(inspectorToggle, tr("IME inspector"))
-        toolbarToggle = gtk_toggle_button_new()
+        toolbarToggle = cgtk_toggle_button_new_accessible()
         gtk_button_set_icon_name(cast(toolbarToggle), "format-justify-fill-symbolic")
         gtk_widget_set_tooltip_text(toolbarToggle, tr("Caret toolbar"))
-        keyboardToggle = gtk_toggle_button_new()
+        cgtk_accessible_set_label(toolbarToggle, tr("Caret toolbar"))
+        keyboardToggle = cgtk_toggle_button_new_accessible()
         gtk_button_set_icon_name(cast(keyboardToggle), "input-keyboard-symbolic")
         gtk_widget_set_tooltip_text(keyboardToggle, tr("Simulated on-screen keyboard"))
+        cgtk_accessible_set_label(keyboardToggle, tr("Simulated on-screen keyboard"))
         gtk_widget_set_visible(keyboardToggle, 0)
         for toggle in [inspectorToggle, toolbarToggle, keyboardToggle] {
             Self.keepFocusOffButton(toggle)
             gtk_widget_set_valign(toggle, GTK_ALIGN_END)
+            Self.reportCheckedState(of: toggle)
         }
 
         keyboardArea = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
@@ -184,7 +209,7 @@ final class ComposerView {
             margin(inputBar, 6)
         }
         gtk_box_append(cast(inputBar), inputScroller)
-        gtk_box_append(cast(inputBar), counterLabel)
+        gtk_box_append(cast(inputBar), counterStatus)
         gtk_box_append(cast(inputBar), trimButton)
         gtk_box_append(cast(inputBar), inspectorToggle)
         gtk_box_append(cast(inputBar), toolbarToggle)
@@ -194,6 +219,8 @@ final class ComposerView {
 
         panel = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         separator = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)
+        // The input says which list it completes from (AT-SPI's "controller for").
+        cgtk_accessible_set_controls(textView, completionList.list)
         gtk_box_append(cast(panel), storeNotice)
         gtk_box_append(cast(panel), messageList.scrolledWindow)
         gtk_box_append(cast(panel), separator)
@@ -214,8 +241,35 @@ final class ComposerView {
         gtk_box_append(cast(columns), inspectorSlot)
         gtk_window_set_child(cast(window), columns)
 
+        completionList.onSelectionShown = { [weak self] row, spoken in self?.showSuggestion(row, spoken) }
         // Coloured before any text is laid out; again at realize only if the theme differs.
         styleTags()
+    }
+
+    /// Names the scroll bars of `scroller` after what they scroll ("Messages, vertical"),
+    /// and leaves out of the accessible tree the range inside each, which only repeats it:
+    /// GTK 4.8 names both after their types ("GtkScrollbar", "GtkRange").
+    static func nameScrollBars(of scroller: UnsafeMutablePointer<GtkWidget>, _ what: String) {
+        cgtk_accessible_set_label(scroller, what)
+        for (bar, orientation) in [(gtk_scrolled_window_get_vscrollbar(opaque(scroller)), "vertical"),
+                                   (gtk_scrolled_window_get_hscrollbar(opaque(scroller)), "horizontal")] {
+            guard let bar else { continue }
+            cgtk_accessible_set_label(bar, "\(what), \(orientation) scroll bar")
+            var child = gtk_widget_get_first_child(bar)
+            while let part = child {
+                cgtk_accessible_set_hidden(part, 1)
+                child = gtk_widget_get_next_sibling(part)
+            }
+        }
+    }
+
+    /// Keeps a toggle's accessible "checked" state its "active" (GTK 4.8 reports "pressed"
+    /// only, which screen readers do not read for a toggle button).
+    private static func reportCheckedState(of toggle: UnsafeMutablePointer<GtkWidget>) {
+        cgtk_accessible_set_checked(toggle, gtk_toggle_button_get_active(cast(toggle)))
+        _ = onNotify(toggle, property: "active") {
+            cgtk_accessible_set_checked(toggle, gtk_toggle_button_get_active(cast(toggle)))
+        }
     }
 
     /// Every button of the composer leaves focus in the text view: a click must not end the
@@ -293,6 +347,12 @@ final class ComposerView {
         if let previous, previous == status { return }
         shownLimit = status
         gtk_inscription_set_text(opaque(counterLabel), status.counterText)
+        let spoken = Self.counterSpoken(status)
+        if spoken != shownCounterSpoken {
+            shownCounterSpoken = spoken
+            cgtk_accessible_set_label(counterStatus, spoken)
+        }
+        if previous?.isOver != status.isOver { cgtk_accessible_set_invalid(textView, status.isOver ? 1 : 0) }
         // Transparent rather than hidden: its room stays, so nothing moves when it appears
         // (and a GTK widget at opacity 0 is not drawn at all).
         if previous?.counterIsShown != status.counterIsShown {
@@ -312,7 +372,25 @@ final class ComposerView {
         }
         // Its sensitivity is the trim action's (`ComposerActions`).
         gtk_widget_set_visible(trimButton, status.isOver ? 1 : 0)
-        if !status.isOver { gtk_widget_set_visible(limitHint, 0) }
+        if !status.isOver {
+            gtk_widget_set_visible(limitHint, 0)
+            inputAnnouncements.hint = nil
+        }
+    }
+
+    /// The counter's accessible name last set.
+    private var shownCounterSpoken: String?
+
+    /// The counter in words, for screen readers (its status's accessible name): "42
+    /// characters left", "7 characters over the limit", and what a composition adds.
+    static func counterSpoken(_ status: LimitStatus) -> String {
+        let value = status.limit - (status.provisionalCount ?? status.count)
+        // TRANSLATORS: the length counter as a screen reader says it.
+        let amount = value < 0 ? trn("%d character over the limit", "%d characters over the limit", -value)
+                               : trn("%d character left", "%d characters left", value)
+        // TRANSLATORS: %@ is the counter as a screen reader says it ("3 characters left");
+        // "composed": the text an input method shows underlined before it is committed.
+        return status.isProvisional ? String(format: tr("%@, counting the text being composed"), amount) : amount
     }
 
     /// What the counter's number means.
@@ -344,6 +422,38 @@ final class ComposerView {
     func showLimitHint(_ text: String) {
         gtk_label_set_text(opaque(limitHint), text)
         gtk_widget_set_visible(limitHint, 1)
+        inputAnnouncements.hint = text
+    }
+
+    /// What the input's accessible description says: the hint and the selected suggestion.
+    ///
+    /// The focus stays in the input while the hint shows and while Up/Down move through the
+    /// suggestions, and GTK 4.8 tells AT-SPI nothing of a widget that was hidden when a
+    /// screen reader read the window (the hint, the list). So the input, which a screen
+    /// reader follows, says them: a change of the focused object's description reaches the
+    /// bus as `object:property-change:accessible-description` (GTK 4.8 has no announcement
+    /// API; `gtk_accessible_announce` is 4.14).
+    private struct InputAnnouncements: Equatable {
+        var hint: String?
+        var suggestion: String?
+        var description: String? {
+            let parts = [hint, suggestion].compactMap { $0 }
+            return parts.isEmpty ? nil : parts.joined(separator: " ")
+        }
+    }
+
+    private var inputAnnouncements = InputAnnouncements() {
+        didSet {
+            guard inputAnnouncements.description != oldValue.description else { return }
+            cgtk_accessible_set_description(textView, inputAnnouncements.description)
+        }
+    }
+
+    /// The selected suggestion (nil: none, the list closed): the input's active descendant
+    /// and part of its description.
+    private func showSuggestion(_ row: UnsafeMutablePointer<GtkWidget>?, _ spoken: String?) {
+        cgtk_accessible_set_active_descendant(textView, row)
+        inputAnnouncements.suggestion = spoken
     }
 
     /// While the last sent message is edited, Send says it saves the edit.

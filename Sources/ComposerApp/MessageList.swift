@@ -19,10 +19,12 @@ final class MessageList {
         listBox = gtk_list_box_new()
         gtk_list_box_set_selection_mode(opaque(listBox), GTK_SELECTION_NONE)
         gtk_widget_add_css_class(listBox, "messages")
+        cgtk_accessible_set_label(listBox, "Messages")
         scrolledWindow = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(opaque(scrolledWindow), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(opaque(scrolledWindow), listBox)
         gtk_widget_set_vexpand(scrolledWindow, 1)
+        ComposerView.nameScrollBars(of: scrolledWindow, "Messages")
         adjustment = gtk_scrolled_window_get_vadjustment(opaque(scrolledWindow))
         observeScrolling()
     }
@@ -35,6 +37,7 @@ final class MessageList {
         gtk_widget_set_halign(label, GTK_ALIGN_START)
         gtk_widget_add_css_class(label, "peer")
         gtk_widget_set_tooltip_text(label, name)
+        cgtk_accessible_set_label(row, "\(name): \(text)")
     }
 
     func append(_ text: String) {
@@ -51,6 +54,8 @@ final class MessageList {
         gtk_widget_set_halign(label, GTK_ALIGN_END)
         gtk_widget_add_css_class(label, "message")
         gtk_list_box_append(opaque(listBox), label)
+        // The row (a list item) is named after the message, not "GtkListBoxRow".
+        if let row = gtk_widget_get_parent(label) { cgtk_accessible_set_label(row, text) }
     }
 
     /// The newest message of ours gets a new text (it was edited), marked as edited.
@@ -62,6 +67,7 @@ final class MessageList {
                 Self.show(text, in: label)
                 gtk_widget_add_css_class(label, "edited")
                 gtk_widget_set_tooltip_text(label, tr("Edited"))
+                cgtk_accessible_set_label(current, "\(text) (edited)")
                 if let index = messages.lastIndex(where: { _ in true }) { messages[index] = text }
                 return
             }

@@ -51,7 +51,8 @@ struct TranslationEndToEndTests {
             $0["ev"]?.stringValue == "key" && $0["keyval"]?.stringValue == "Return"
         }
         #expect(!cs.trace.entries.dropFirst(from).contains { $0.name == "send" }, "over the limit: refused")
-        let hint = try Self.waitForAccessible(in: cs, "the over-limit hint, translated") { $0.role == "label" && $0.name.hasPrefix(String(test.hint.prefix(4))) }
+        // The hint is an alert (an assertive live region: ComposerView).
+        let hint = try Self.waitForAccessible(in: cs, "the over-limit hint, translated") { $0.role == "alert" && $0.name.hasPrefix(String(test.hint.prefix(4))) }
         #expect(hint.name == test.hint)
         #expect(try cs.terminateApp() == 0)
     }
