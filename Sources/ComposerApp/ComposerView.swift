@@ -89,7 +89,7 @@ final class ComposerView {
         gtk_scrolled_window_set_child(opaque(inputScroller), textView)
         gtk_widget_set_hexpand(inputScroller, 1)
         gtk_widget_set_valign(inputScroller, GTK_ALIGN_END)
-        Self.nameScrollBars(of: inputScroller, "Message")
+        Accessibility.nameScrollBars(of: inputScroller, "Message")
 
         counterLabel = gtk_inscription_new("0")
         // Room for "−1048576" (a 1 MB draft over the limit) and right-aligned like a label
@@ -179,15 +179,14 @@ final class ComposerView {
         // Not in a header bar: a GtkHeaderBar makes GTK draw client-side decorations, and on
         // X11 without a compositor that made every keystroke's frame 4.5× as slow to paint
         // (make bench, 2026-11-24). The input bar's toggles cost what a button costs.
-        inspectorToggle = cgtk_toggle_button_new_accessible()
-        gtk_button_set_label(cast(inspectorToggle), "IME")
+        inspectorToggle = Accessibility.toggleButton(label: "IME")
         gtk_widget_set_tooltip_text(inspectorToggle, tr("The IME inspector: every input event and decision (F12)"))
         cgtk_accessible_set_label(inspectorToggle, tr("IME inspector"))
-        toolbarToggle = cgtk_toggle_button_new_accessible()
+        toolbarToggle = Accessibility.toggleButton()
         gtk_button_set_icon_name(cast(toolbarToggle), "format-justify-fill-symbolic")
         gtk_widget_set_tooltip_text(toolbarToggle, tr("Caret toolbar"))
         cgtk_accessible_set_label(toolbarToggle, tr("Caret toolbar"))
-        keyboardToggle = cgtk_toggle_button_new_accessible()
+        keyboardToggle = Accessibility.toggleButton()
         gtk_button_set_icon_name(cast(keyboardToggle), "input-keyboard-symbolic")
         gtk_widget_set_tooltip_text(keyboardToggle, tr("Simulated on-screen keyboard"))
         cgtk_accessible_set_label(keyboardToggle, tr("Simulated on-screen keyboard"))
@@ -195,7 +194,6 @@ final class ComposerView {
         for toggle in [inspectorToggle, toolbarToggle, keyboardToggle] {
             Self.keepFocusOffButton(toggle)
             gtk_widget_set_valign(toggle, GTK_ALIGN_END)
-            Self.reportCheckedState(of: toggle)
         }
 
         keyboardArea = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
@@ -244,32 +242,6 @@ final class ComposerView {
         completionList.onSelectionShown = { [weak self] row, spoken in self?.showSuggestion(row, spoken) }
         // Coloured before any text is laid out; again at realize only if the theme differs.
         styleTags()
-    }
-
-    /// Names the scroll bars of `scroller` after what they scroll ("Messages, vertical"),
-    /// and leaves out of the accessible tree the range inside each, which only repeats it:
-    /// GTK 4.8 names both after their types ("GtkScrollbar", "GtkRange").
-    static func nameScrollBars(of scroller: UnsafeMutablePointer<GtkWidget>, _ what: String) {
-        cgtk_accessible_set_label(scroller, what)
-        for (bar, orientation) in [(gtk_scrolled_window_get_vscrollbar(opaque(scroller)), "vertical"),
-                                   (gtk_scrolled_window_get_hscrollbar(opaque(scroller)), "horizontal")] {
-            guard let bar else { continue }
-            cgtk_accessible_set_label(bar, "\(what), \(orientation) scroll bar")
-            var child = gtk_widget_get_first_child(bar)
-            while let part = child {
-                cgtk_accessible_set_hidden(part, 1)
-                child = gtk_widget_get_next_sibling(part)
-            }
-        }
-    }
-
-    /// Keeps a toggle's accessible "checked" state its "active" (GTK 4.8 reports "pressed"
-    /// only, which screen readers do not read for a toggle button).
-    private static func reportCheckedState(of toggle: UnsafeMutablePointer<GtkWidget>) {
-        cgtk_accessible_set_checked(toggle, gtk_toggle_button_get_active(cast(toggle)))
-        _ = onNotify(toggle, property: "active") {
-            cgtk_accessible_set_checked(toggle, gtk_toggle_button_get_active(cast(toggle)))
-        }
     }
 
     /// Every button of the composer leaves focus in the text view: a click must not end the

@@ -24,7 +24,7 @@ final class MessageList {
         gtk_scrolled_window_set_policy(opaque(scrolledWindow), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(opaque(scrolledWindow), listBox)
         gtk_widget_set_vexpand(scrolledWindow, 1)
-        ComposerView.nameScrollBars(of: scrolledWindow, "Messages")
+        Accessibility.nameScrollBars(of: scrolledWindow, "Messages")
         adjustment = gtk_scrolled_window_get_vadjustment(opaque(scrolledWindow))
         observeScrolling()
     }

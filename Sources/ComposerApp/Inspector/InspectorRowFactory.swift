@@ -62,6 +62,12 @@ final class InspectorRowFactory {
         }
         gtk_widget_set_visible(flag, row.anomalies.isEmpty ? 0 : 1)
         gtk_widget_set_tooltip_text(flag, row.anomalies.map(\.line).joined(separator: "\n"))
+        // The row's accessible name (GTK 4.8 has no accessible label for a list item: the
+        // widget that holds the child is the row).
+        if let rowWidget = gtk_widget_get_parent(box) {
+            let warning = row.anomalies.isEmpty ? "" : ". Warning: " + row.anomalies.map(\.line).joined(separator: " ")
+            cgtk_accessible_set_label(rowWidget, "\(row.kind.rawValue) at \(row.t) ms: \(row.summary)\(warning)")
+        }
     }
 
     private func setClasses(_ widget: UnsafeMutablePointer<GtkWidget>, _ classes: [String]) {
