@@ -20,7 +20,7 @@ struct AccessibilityEndToEndTests {
     /// Controls: each must have a real name. Containers (panels, scroll panes' fillers) may
     /// be unnamed.
     static let controlRoles: Set<String> = [
-        "push button", "toggle button", "check box", "text", "list", "list item", "scroll bar",
+        "push button", "toggle button", "check box", "text", "entry", "list", "list item", "scroll bar",
         "status bar", "tool bar", "alert", "notification",
     ]
 
@@ -150,6 +150,24 @@ struct AccessibilityEndToEndTests {
         let moved = try probe.tree()
         let selected = moved.first { $0.role == "list" && $0.name == "Suggestions" }?.children.filter { $0.states.contains("selected") }
         #expect(selected?.map(\.name) == [rows[3].name])
+
+        // The IME inspector, opened through its toggle: named controls there too.
+        from = events.count
+        let opened = try probe.run(["click", toggles["IME inspector"]?.role ?? "", "IME inspector"])
+        #expect(opened.contains("\"done\": true"), "\(opened)")
+        try events.waitFor("the inspector's toggle checked", from: from) {
+            $0.type == "object:state-changed:checked" && $0.name == "IME inspector" && $0.detail1 == 1
+        }
+        let inspector = try Wait.until("the inspector's rows in the accessible tree", timeout: .seconds(20)) { () -> [Probe.Node]? in
+            let nodes = try probe.tree()
+            let list = nodes.first { $0.role == "list" && $0.name == "Events" }
+            return list?.children.contains { $0.role == "list item" } == true ? nodes : nil
+        }
+        try Self.expectEveryControlNamed(inspector)
+        #expect(inspector.contains { $0.role == "entry" && $0.name == "Search events" })
+        #expect(inspector.contains { $0.name == "Pause" && ["toggle button", "check box"].contains($0.role) })
+        #expect(inspector.filter { $0.name.hasPrefix("Show ") && $0.name.hasSuffix(" events") }
+            .allSatisfy { $0.states.contains("checked") })
 
         #expect(try cs.terminateApp() == 0)
     }
