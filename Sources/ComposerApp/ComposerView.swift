@@ -394,6 +394,8 @@ final class ComposerView {
     func showLimitHint(_ text: String) {
         gtk_label_set_text(opaque(limitHint), text)
         gtk_widget_set_visible(limitHint, 1)
+        // Every refused Enter is told, also when the hint already says the same.
+        if inputAnnouncements.hint == text { inputAnnouncements.hint = nil }
         inputAnnouncements.hint = text
     }
 

@@ -97,6 +97,13 @@ struct AccessibilityEndToEndTests {
         }
         #expect(described.name == "Message")
         #expect(!cs.trace.entries.contains { $0.name == "send" }, "Enter over the limit never sends")
+        // Enter again: told again, though the hint is the same.
+        from = events.count
+        try cs.xdotool.key(["Return"])
+        try events.waitFor("the hint on the bus again", from: from) {
+            $0.type == "object:property-change:accessible-description" && $0.role == "text"
+                && ($0.data ?? "").contains("over the limit of 10")
+        }
         let over = try probe.tree()
         try Self.expectEveryControlNamed(over)
         #expect(over.contains { ["alert", "notification"].contains($0.role) && $0.name.contains("over the limit of 10") },
