@@ -29,10 +29,11 @@ enum Accessibility {
     /// "GtkRange").
     static func nameScrollBars(of scroller: UnsafeMutablePointer<GtkWidget>, _ what: String) {
         cgtk_accessible_set_label(scroller, what)
-        for (bar, orientation) in [(gtk_scrolled_window_get_vscrollbar(opaque(scroller)), "vertical"),
-                                   (gtk_scrolled_window_get_hscrollbar(opaque(scroller)), "horizontal")] {
+        // TRANSLATORS: %@ is what the bar scrolls ("Messages").
+        for (bar, format) in [(gtk_scrolled_window_get_vscrollbar(opaque(scroller)), tr("%@, vertical scroll bar")),
+                              (gtk_scrolled_window_get_hscrollbar(opaque(scroller)), tr("%@, horizontal scroll bar"))] {
             guard let bar else { continue }
-            cgtk_accessible_set_label(bar, "\(what), \(orientation) scroll bar")
+            cgtk_accessible_set_label(bar, String(format: format, what))
             var child = gtk_widget_get_first_child(bar)
             while let part = child {
                 cgtk_accessible_set_hidden(part, 1)

@@ -81,7 +81,8 @@ final class CompletionListView {
         gtk_widget_add_css_class(listBox, "completion")
         // A list and list items for AT-SPI; each row is named after what it offers, and the
         // selected row is "selected" (GtkListBox sets that state when Up/Down move it).
-        cgtk_accessible_set_label(listBox, "Suggestions")
+        // TRANSLATORS: the completion list (people, channels, emoji) as a screen reader names it.
+        cgtk_accessible_set_label(listBox, tr("Suggestions"))
         container = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         gtk_widget_add_css_class(container, "completion-slot")
         gtk_box_append(cast(container), listBox)
@@ -155,7 +156,10 @@ final class CompletionListView {
             var spoken: String?
             if let selected = completion.selectedIndex, let wanted,
                let content = rows.first(where: { $0.row == wanted })?.content {
-                spoken = "Suggestion \(selected + 1) of \(completion.items.count): \(content.spokenName)"
+                // TRANSLATORS: the selected completion as a screen reader says it: its place in
+                // the list, how many there are, the person, channel or emoji.
+                spoken = String(format: tr("Suggestion %1$d of %2$d: %3$@"), Int32(clamping: selected + 1),
+                                Int32(clamping: completion.items.count), content.spokenName)
             }
             onSelectionShown?(wanted, spoken)
         }

@@ -71,7 +71,8 @@ final class ComposerView {
         gtk_widget_add_css_class(textView, "composer-input")
         // Accessible names (what a screen reader says) are set where each widget is made,
         // next to its tooltip: user-facing strings, one place per widget.
-        cgtk_accessible_set_label(textView, "Message")
+        // TRANSLATORS: the input where the message is typed, as a screen reader names it.
+        cgtk_accessible_set_label(textView, tr("Message"))
         buffer = TextBuffer(gtk_text_view_get_buffer(cast(textView)))
         gtk_text_buffer_set_enable_undo(buffer.pointer, 1)
         overflowTag = buffer.createTag(named: "overflow")
@@ -89,7 +90,7 @@ final class ComposerView {
         gtk_scrolled_window_set_child(opaque(inputScroller), textView)
         gtk_widget_set_hexpand(inputScroller, 1)
         gtk_widget_set_valign(inputScroller, GTK_ALIGN_END)
-        Accessibility.nameScrollBars(of: inputScroller, "Message")
+        Accessibility.nameScrollBars(of: inputScroller, tr("Message"))
 
         counterLabel = gtk_inscription_new("0")
         // Room for "−1048576" (a 1 MB draft over the limit) and right-aligned like a label
@@ -158,7 +159,8 @@ final class ComposerView {
         gtk_orientable_set_orientation(opaque(caretToolbar), GTK_ORIENTATION_HORIZONTAL)
         gtk_box_set_spacing(cast(caretToolbar), 4)
         gtk_widget_add_css_class(caretToolbar, "caret-toolbar")
-        cgtk_accessible_set_label(caretToolbar, "Caret")
+        // TRANSLATORS: the toolbar of caret arrows, as a screen reader names it.
+        cgtk_accessible_set_label(caretToolbar, tr("Caret"))
         gtk_widget_set_halign(caretToolbar, GTK_ALIGN_CENTER)
         var buttons: [(CaretDirection, UnsafeMutablePointer<GtkWidget>)] = []
         // The tooltip is the accessible name too: an icon-only button has no other.

@@ -19,12 +19,12 @@ final class MessageList {
         listBox = gtk_list_box_new()
         gtk_list_box_set_selection_mode(opaque(listBox), GTK_SELECTION_NONE)
         gtk_widget_add_css_class(listBox, "messages")
-        cgtk_accessible_set_label(listBox, "Messages")
+        cgtk_accessible_set_label(listBox, tr("Messages"))
         scrolledWindow = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(opaque(scrolledWindow), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(opaque(scrolledWindow), listBox)
         gtk_widget_set_vexpand(scrolledWindow, 1)
-        Accessibility.nameScrollBars(of: scrolledWindow, "Messages")
+        Accessibility.nameScrollBars(of: scrolledWindow, tr("Messages"))
         adjustment = gtk_scrolled_window_get_vadjustment(opaque(scrolledWindow))
         observeScrolling()
     }
@@ -37,7 +37,8 @@ final class MessageList {
         gtk_widget_set_halign(label, GTK_ALIGN_START)
         gtk_widget_add_css_class(label, "peer")
         gtk_widget_set_tooltip_text(label, name)
-        cgtk_accessible_set_label(row, "\(name): \(text)")
+        // TRANSLATORS: a colleague's message as a screen reader says it: their name, the message.
+        cgtk_accessible_set_label(row, String(format: tr("%1$@: %2$@"), name, text))
     }
 
     func append(_ text: String) {
@@ -67,7 +68,8 @@ final class MessageList {
                 Self.show(text, in: label)
                 gtk_widget_add_css_class(label, "edited")
                 gtk_widget_set_tooltip_text(label, tr("Edited"))
-                cgtk_accessible_set_label(current, "\(text) (edited)")
+                // TRANSLATORS: a sent message as a screen reader says it, after it was edited.
+                cgtk_accessible_set_label(current, String(format: tr("%@ (edited)"), text))
                 if let index = messages.lastIndex(where: { _ in true }) { messages[index] = text }
                 return
             }

@@ -48,7 +48,7 @@ final class InspectorPane {
         pauseButton = Accessibility.toggleButton(label: "Pause")
         let clearButton = gtk_button_new_with_label("Clear")!
         searchEntry = gtk_search_entry_new()
-        cgtk_accessible_set_label(searchEntry, "Search events")
+        cgtk_accessible_set_label(searchEntry, tr("Search events"))
         gtk_widget_set_hexpand(searchEntry, 1)
         let saveButton = gtk_button_new_with_label("Save transcript…")!
         let copyButton = gtk_button_new_with_label("Copy as bug report")!
@@ -57,7 +57,8 @@ final class InspectorPane {
         gtk_widget_add_css_class(kindBar, "linked")
         for kind in InspectorKind.allCases {
             let button = Accessibility.toggleButton(label: kind.rawValue)
-            cgtk_accessible_set_label(button, "Show \(kind.rawValue) events")
+            // TRANSLATORS: a filter of the inspector; %@ is a kind of event (key, preedit, commit…).
+            cgtk_accessible_set_label(button, String(format: tr("Show %@ events"), kind.rawValue))
             gtk_toggle_button_set_active(cast(button), 1)
             gtk_widget_add_css_class(button, "inspector-\(kind.rawValue)")
             gtk_box_append(cast(kindBar), button)
@@ -85,21 +86,21 @@ final class InspectorPane {
         g_object_ref(listView.rawPointer)  // ours too: a scroll waiting in an idle may outlive the window
         g_object_ref(selection.rawPointer)  // the list view took the first reference
         gtk_widget_add_css_class(listView, "inspector-list")
-        cgtk_accessible_set_label(listView, "Events")
+        cgtk_accessible_set_label(listView, tr("Events"))
         gtk_scrolled_window_set_child(opaque(scroller), listView)
         gtk_widget_set_vexpand(scroller, 1)
-        Accessibility.nameScrollBars(of: scroller, "Events")
+        Accessibility.nameScrollBars(of: scroller, tr("Events"))
 
         gtk_text_view_set_editable(cast(detail), 0)
         gtk_text_view_set_monospace(cast(detail), 1)
         gtk_text_view_set_wrap_mode(cast(detail), GTK_WRAP_WORD_CHAR)
-        cgtk_accessible_set_label(detail, "Event detail")
+        cgtk_accessible_set_label(detail, tr("Event detail"))
         let detailScroller = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_child(opaque(detailScroller), detail)
         gtk_widget_set_size_request(detailScroller, -1, 110)
         gtk_widget_add_css_class(detailScroller, "inspector-detail")
         gtk_widget_set_vexpand(detailScroller, 0)
-        Accessibility.nameScrollBars(of: detailScroller, "Event detail")
+        Accessibility.nameScrollBars(of: detailScroller, tr("Event detail"))
 
         for widget in [header, tools, kindBar, scroller, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!, detailScroller] {
             gtk_box_append(cast(container), widget)

@@ -65,8 +65,14 @@ final class InspectorRowFactory {
         // The row's accessible name (GTK 4.8 has no accessible label for a list item: the
         // widget that holds the child is the row).
         if let rowWidget = gtk_widget_get_parent(box) {
-            let warning = row.anomalies.isEmpty ? "" : ". Warning: " + row.anomalies.map(\.line).joined(separator: " ")
-            cgtk_accessible_set_label(rowWidget, "\(row.kind.rawValue) at \(row.t) ms: \(row.summary)\(warning)")
+            // TRANSLATORS: an inspector row as a screen reader says it: its kind (key, preedit,
+            // commit…), its time in milliseconds, what happened.
+            var name = String(format: tr("%1$@ at %2$d ms: %3$@"), row.kind.rawValue, Int32(clamping: row.t), row.summary)
+            if !row.anomalies.isEmpty {
+                // TRANSLATORS: an inspector row, then what its ⚠ says.
+                name = String(format: tr("%1$@. Warning: %2$@"), name, row.anomalies.map(\.line).joined(separator: " "))
+            }
+            cgtk_accessible_set_label(rowWidget, name)
         }
     }
 
