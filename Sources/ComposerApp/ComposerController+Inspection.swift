@@ -117,6 +117,10 @@ extension ComposerController {
         gtk_widget_get_visible(ui.limitHint) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.limitHint))) : nil
     }
     public var trimButtonShown: Bool { gtk_widget_get_visible(ui.trimButton) != 0 }
+    /// The counter as screen readers get it (its status's accessible name).
+    public var counterSpoken: String? { ui.shownCounterSpoken }
+    /// The input's accessible description (the hint, the selected suggestion), or nil.
+    public var inputDescription: String? { ui.inputDescription }
     public var counterClasses: Set<String> {
         Set(["error", "provisional"].filter { gtk_widget_has_css_class(ui.counterLabel, $0) != 0 })
     }

@@ -353,7 +353,7 @@ final class ComposerView {
     }
 
     /// The counter's accessible name last set.
-    private var shownCounterSpoken: String?
+    private(set) var shownCounterSpoken: String?
 
     /// The counter in words, for screen readers (its status's accessible name): "42
     /// characters left", "7 characters over the limit", and what a composition adds.
@@ -417,6 +417,9 @@ final class ComposerView {
             return parts.isEmpty ? nil : parts.joined(separator: " ")
         }
     }
+
+    /// The input's accessible description: the hint and the selected suggestion, or nil.
+    var inputDescription: String? { inputAnnouncements.description }
 
     private var inputAnnouncements = InputAnnouncements() {
         didSet {

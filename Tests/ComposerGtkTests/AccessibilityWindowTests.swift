@@ -1,0 +1,31 @@
+import ComposerApp
+import ComposerCore
+import Testing
+import TestHarness
+
+extension GtkWindowSuites {
+    /// What the window gives screen readers, in process (AccessibilityEndToEndTests reads it
+    /// through AT-SPI): the counter in words, and the hint in the input's description.
+    @MainActor
+    @Suite(.serialized)
+    struct AccessibilityWindowTests {
+        @Test func theCounterIsNamedInWordsAndTheHintIsTheInputsDescription() async throws {
+            let options = ComposerOptions(initialText: "hello world", profileDirectory: try GtkFixture.newProfile(),
+                                          limit: LengthLimit(limit: 5))
+            let (composer, _) = try await GtkFixture.composer(options)
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.settled(composer, "the start")
+            #expect(composer.counterSpoken == "6 characters over the limit")
+            #expect(composer.inputDescription == nil)
+
+            try GtkFixture.xdotool.key(["Return"])
+            try await GtkFixture.wait("the hint") { composer.limitHintShown != nil }
+            #expect(composer.inputDescription == composer.limitHintShown)
+
+            try GtkFixture.xdotool.key(Array(repeating: "BackSpace", count: 7))
+            try await GtkFixture.settled(composer, "one under the limit") { composer.model.text == "hell" }
+            #expect(composer.counterSpoken == "1 character left")
+            #expect(composer.inputDescription == nil, "the hint leaves the description with the hint")
+        }
+    }
+}
