@@ -321,10 +321,17 @@ final class ComposerView {
         if let previous, previous == status { return }
         shownLimit = status
         gtk_inscription_set_text(opaque(counterLabel), status.counterText)
-        let spoken = Self.counterSpoken(status)
-        if spoken != shownCounterSpoken {
-            shownCounterSpoken = spoken
-            cgtk_accessible_set_label(counterStatus, spoken)
+        // Far from the limit the counter is not shown, and not spoken either: the words
+        // (a format and a catalog lookup) are made only while it shows, not on every key.
+        if previous?.counterIsShown != status.counterIsShown {
+            cgtk_accessible_set_hidden(counterStatus, status.counterIsShown ? 0 : 1)
+        }
+        if status.counterIsShown {
+            let spoken = Self.counterSpoken(status)
+            if spoken != shownCounterSpoken {
+                shownCounterSpoken = spoken
+                cgtk_accessible_set_label(counterStatus, spoken)
+            }
         }
         if previous?.isOver != status.isOver { cgtk_accessible_set_invalid(textView, status.isOver ? 1 : 0) }
         // Transparent rather than hidden: its room stays, so nothing moves when it appears

@@ -4,7 +4,7 @@ import Testing
 
 /// The app in Japanese and Korean: started with `LANGUAGE` or `LANG` naming the language,
 /// its words are read back the way a screen reader reads them (AT-SPI,
-/// Tests/Drivers/atspi-tree.py): the Send button and the over-limit hint, whose plural and
+/// Tests/Drivers/atspi_probe.py): the Send button and the over-limit hint, whose plural and
 /// numbers come from the catalog (po/ja.po, po/ko.po, built by meson: `make locale`).
 @Suite(.serialized)
 struct TranslationEndToEndTests {
@@ -39,6 +39,7 @@ struct TranslationEndToEndTests {
     func theWindowSpeaksTheLanguageAsked(_ test: Case) throws {
         var environment = test.environment
         environment["IME_COMPOSER_LOCALEDIR"] = try Self.localeDirectory()
+        environment.merge(AccessibilityEndToEndTests.accessibilityOn) { mine, _ in mine }
         let cs = try ComposerSession(.gtkSimple, arguments: ["--text", "abcde", "--limit", "3"], environment: environment,
                                      name: "e2e-l10n")
         defer { cs.stop() }
@@ -59,22 +60,15 @@ struct TranslationEndToEndTests {
 
     struct Accessible: Equatable { let role: String; let name: String }
 
-    /// Reads the app's accessible tree until one matches (the app registers on the
-    /// accessibility bus shortly after its window maps).
+    /// Reads the app's accessible tree (`Probe`, Tests/Drivers/atspi_probe.py) until one
+    /// object matches (the hint appears after Enter: read again until it is there).
     static func waitForAccessible(in cs: ComposerSession, _ what: String,
                                   _ matches: @escaping (Accessible) -> Bool) throws -> Accessible {
-        let script = FileManager.default.currentDirectoryPath + "/Tests/Drivers/atspi-tree.py"
-        var last = ""
-        return try Wait.until(what, timeout: .seconds(20), interval: .milliseconds(200),
-                              diagnostics: { "last tree read:\n" + last }) { () -> Accessible? in
-            let r = try cs.session.run("/usr/bin/python3", [script, String(cs.app.pid)], timeout: .seconds(15))
-            last = r.stdout + r.stderr
-            guard r.status == 0 else { return nil }
-            return r.stdout.split(separator: "\n").compactMap { line -> Accessible? in
-                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                      let role = object["role"] as? String, let name = object["name"] as? String else { return nil }
-                return Accessible(role: role, name: name)
-            }.first(where: matches)
+        var last: [Accessible] = []
+        return try Wait.until(what, timeout: .seconds(30), interval: .milliseconds(200),
+                              diagnostics: { "last tree read:\n" + last.map { "\($0.role) \($0.name)" }.joined(separator: "\n") }) { () -> Accessible? in
+            last = try Probe(cs).tree().map { Accessible(role: $0.role, name: $0.name) }
+            return last.first(where: matches)
         }
     }
 }
