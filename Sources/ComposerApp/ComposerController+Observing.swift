@@ -66,21 +66,22 @@ extension ComposerController {
         guard let context = InputMethodContext(textView: ui.textView) else { return }
         inputMethod = context
         context.observe { [weak self] event in
+            guard let self else { return }
             switch event {
             case .preeditChanged, .preeditEnd, .commitWillInsert:
-                self?.forwardedKeys.inputMethodActed(at: monotonicMilliseconds())
+                if forwardedKeys.enabled { forwardedKeys.inputMethodActed(at: monotonicMilliseconds()) }
             default: break
             }
             switch event {
-            case .preeditStart: self?.forward(.preeditStarted)
-            case .preeditChanged(let preedit): self?.forward(.preeditChanged(Preedit(preedit)))
-            case .preeditEnd: self?.forward(.preeditEnded)
+            case .preeditStart: forward(.preeditStarted)
+            case .preeditChanged(let preedit): forward(.preeditChanged(Preedit(preedit)))
+            case .preeditEnd: forward(.preeditEnded)
             case .commitWillInsert(let text):
-                self?.inputMethodCommits += 1
-                self?.forward(.commitStarted(text))
-            case .commitDidInsert: self?.forward(.commitEnded)
-            case .retrieveSurrounding: self?.forward(.surroundingRetrieved)
-            case let .deleteSurrounding(offset, count): self?.forward(.surroundingDeleted(offset: offset, count: count))
+                inputMethodCommits += 1
+                forward(.commitStarted(text))
+            case .commitDidInsert: forward(.commitEnded)
+            case .retrieveSurrounding: forward(.surroundingRetrieved)
+            case let .deleteSurrounding(offset, count): forward(.surroundingDeleted(offset: offset, count: count))
             }
         }
     }
@@ -113,7 +114,7 @@ extension ComposerController {
             guard !composer.exited else { return true }
             let name = key.name, shift = key.shift
             let routed = composer.routes(keyName: name, shift: shift)
-            let forwarded = forwardedKeys.isForwarded(keyTime: key.time, now: monotonicMilliseconds())
+            let forwarded = forwardedKeys.enabled && forwardedKeys.isForwarded(keyTime: key.time, now: monotonicMilliseconds())
             forward(.keyPressed(name: name, shift: shift, forwarded: forwarded))
             guard routed else { return false }
             let consumed = inputMethodConsumes(key, textView: ui.textView)

@@ -38,6 +38,11 @@ public final class ComposerController {
     /// Commits the input method made so far (`.finishComposition` tells by it whether the
     /// input method committed the orphaned composition itself).
     var inputMethodCommits = 0
+    /// The counter's state not yet given to screen readers, whether it changed since the
+    /// timer's last tick, and the timer that gives it once typing pauses (`counterChanged`).
+    var counterToSpeak: LimitStatus?
+    var counterChangedSinceTick = false
+    var counterSpeech: UInt32?
     /// True while the window sets the simulated keyboard's toggle to match the keyboard.
     var syncingKeyboardToggle = false
     /// Tells the keys a Wayland input method passed on after committing (`ForwardedKeyClock`).

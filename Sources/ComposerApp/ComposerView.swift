@@ -321,18 +321,6 @@ final class ComposerView {
         if let previous, previous == status { return }
         shownLimit = status
         gtk_inscription_set_text(opaque(counterLabel), status.counterText)
-        // Far from the limit the counter is not shown, and not spoken either: the words
-        // (a format and a catalog lookup) are made only while it shows, not on every key.
-        if previous?.counterIsShown != status.counterIsShown {
-            cgtk_accessible_set_hidden(counterStatus, status.counterIsShown ? 0 : 1)
-        }
-        if status.counterIsShown {
-            let spoken = Self.counterSpoken(status)
-            if spoken != shownCounterSpoken {
-                shownCounterSpoken = spoken
-                cgtk_accessible_set_label(counterStatus, spoken)
-            }
-        }
         if previous?.isOver != status.isOver { cgtk_accessible_set_invalid(textView, status.isOver ? 1 : 0) }
         // Transparent rather than hidden: its room stays, so nothing moves when it appears
         // (and a GTK widget at opacity 0 is not drawn at all).
@@ -361,6 +349,19 @@ final class ComposerView {
 
     /// The counter's accessible name last set.
     private(set) var shownCounterSpoken: String?
+
+    /// Gives the counter its words for screen readers (`ComposerController.counterChanged`
+    /// calls it once typing pauses). Far from the limit the counter is not shown, and not
+    /// spoken either.
+    func speakCounter(_ status: LimitStatus) {
+        cgtk_accessible_set_hidden(counterStatus, status.counterIsShown ? 0 : 1)
+        guard status.counterIsShown else { return }
+        let spoken = Self.counterSpoken(status)
+        if spoken != shownCounterSpoken {
+            shownCounterSpoken = spoken
+            cgtk_accessible_set_label(counterStatus, spoken)
+        }
+    }
 
     /// The counter in words, for screen readers (its status's accessible name): "42
     /// characters left", "7 characters over the limit", and what a composition adds.

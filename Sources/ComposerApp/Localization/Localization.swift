@@ -35,8 +35,33 @@ func tr(_ message: String) -> String { Gettext.text(message, domain: Localizatio
 /// The translation of the form `count` takes; `%d` in it is replaced by `count`, `%2$d` and
 /// on by `more` (positional, so that a translation may reorder them).
 func trn(_ singular: String, _ plural: String, _ count: Int, _ more: Int...) -> String {
-    let format = Gettext.text(singular, plural, count: count, domain: Localization.domain)
-    return String(format: format, arguments: ([count] + more).map { Int32(clamping: $0) })
+    integerFormat(Gettext.text(singular, plural, count: count, domain: Localization.domain), [count] + more)
+}
+
+/// `format` with its `%d` (in order) and `%N$d` (the Nth) replaced by `values` and `%%` by
+/// `%`; anything else is kept as it is. Foundation's `String(format:)` does the same for
+/// ten times the instructions: too much for the counter's words.
+func integerFormat(_ format: String, _ values: [Int]) -> String {
+    var result = "", next = 0
+    var scalars = format.unicodeScalars[...]
+    while let scalar = scalars.popFirst() {
+        guard scalar == "%" else { result.unicodeScalars.append(scalar); continue }
+        if scalars.first == "%" { scalars.removeFirst(); result += "%"; continue }
+        let digits = scalars.prefix { ("0"..."9").contains($0) }
+        var rest = scalars.dropFirst(digits.count)
+        var index = next
+        if !digits.isEmpty, rest.first == "$", let n = Int(String(String.UnicodeScalarView(digits))) {
+            index = n - 1
+            rest = rest.dropFirst()
+        } else if !digits.isEmpty {
+            result += "%"; continue
+        }
+        guard rest.first == "d", values.indices.contains(index) else { result += "%"; continue }
+        result += String(values[index])
+        if digits.isEmpty { next += 1 }
+        scalars = rest.dropFirst()
+    }
+    return result
 }
 
 extension TypingIndicator {
