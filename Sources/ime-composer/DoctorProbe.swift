@@ -29,6 +29,7 @@ struct DoctorProbe {
             facts.engineSettings[setting.rawValue] = gsettings(setting.schema, setting.key)
         }
         facts.isRoot = getuid() == 0
+        facts.ibusVersion = ibusVersion()
 
         let bus = SessionBus(environment: childEnvironment)
         let ibusOwner = bus.nameOwner("org.freedesktop.IBus")
@@ -72,6 +73,15 @@ struct DoctorProbe {
     private func gsettings(_ schema: String, _ key: String) -> String? {
         guard case let .success(output) = command("gsettings", ["get", schema, key]), output.succeeded else { return nil }
         return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// "1.5.27" from `ibus version` ("IBus 1.5.27"): the tool prints the release it was
+    /// built from, without asking the daemon.
+    private func ibusVersion() -> String? {
+        guard case let .success(output) = command("ibus", ["version"]), output.succeeded else { return nil }
+        let words = output.stdout.split(whereSeparator: \.isWhitespace)
+        guard words.count == 2, words[0] == "IBus" else { return nil }
+        return String(words[1])
     }
 
     // MARK: daemons

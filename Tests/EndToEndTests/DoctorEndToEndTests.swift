@@ -92,6 +92,17 @@ struct DoctorEndToEndTests {
         #expect(json["facts"]?["environment"]?["GTK_IM_MODULE"] == .string("ibus"))
         #expect(json["facts"]?["ibus_components"]?.arrayValue?.contains(.string("anthy")) == true)
         #expect(json["facts"]?["installed_modules"]?.arrayValue?.contains(.string("ibus")) == true)
+        // The installed IBus release, and ibus/ibus#2522 named for the releases before its fix
+        // (KnownBugEndToEndTests shows this machine's 1.5.27 affected).
+        let printed = try session.runChecked("ibus", ["version"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let version = try #require(json["facts"]?["ibus_version"]?.stringValue)
+        #expect(printed == "IBus \(version)")
+        if version.hasPrefix("1.5."), let patch = Int(version.dropFirst(4).prefix { $0.isNumber }), patch < 29 {
+            #expect(severity(json, "ibus-candidate-window-position") == "info", "IBus \(version)")
+            #expect(healthy.stdout.contains("(ibus/ibus#2522, fixed in IBus 1.5.29)"), "\(healthy.stdout)")
+        } else {
+            #expect(finding(json, "ibus-candidate-window-position") == nil, "IBus \(version)")
+        }
 
         // (e) XMODIFIERS naming fcitx while GTK uses ibus.
         let mismatch = try report(session, environment: env.merging(["XMODIFIERS": "@im=fcitx"]) { $1 })

@@ -7,6 +7,7 @@ public enum Doctor {
         let context = Context(facts: facts)
         var findings: [DoctorFinding] = []
         findings += moduleFindings(context)
+        findings += knownBugFindings(context)
         findings += daemonFindings(context)
         findings += environmentFindings(context)
         findings += engineFindings(context)

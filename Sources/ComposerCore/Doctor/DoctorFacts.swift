@@ -34,6 +34,10 @@ public struct DoctorFacts: Equatable, Sendable {
     public var ibusServedByFcitx5: Bool
     /// fcitx5; `current` is `org.fcitx.Fcitx.Controller1.CurrentInputMethod`.
     public var fcitx5: DaemonState
+    /// The IBus release installed (`ibus version`: "1.5.27"), nil without the `ibus` tool.
+    /// GTK 4's `ibus` module is built from the same release, and some of its bugs are
+    /// fixed only in later ones.
+    public var ibusVersion: String?
     /// IBus components installed (`/usr/share/ibus/component/*.xml`, without `.xml`).
     public var ibusComponents: [String]
     /// fcitx5 input methods installed (`/usr/share/fcitx5/inputmethod/*.conf`, without `.conf`).
@@ -50,7 +54,7 @@ public struct DoctorFacts: Equatable, Sendable {
                 gsettingsIMModule: String? = nil, moduleDirectories: [String] = [],
                 moduleLibraries: [String] = [], sessionBusReachable: Bool = true,
                 ibus: DaemonState = .notAnswering, fcitx5: DaemonState = .notAnswering,
-                ibusServedByFcitx5: Bool = false, ibusComponents: [String] = [], fcitx5InputMethods: [String] = [],
+                ibusServedByFcitx5: Bool = false, ibusVersion: String? = nil, ibusComponents: [String] = [], fcitx5InputMethods: [String] = [],
                 mozcServerInstalled: Bool = false, engineSettings: [String: String] = [:],
                 isRoot: Bool = false) {
         self.environment = environment
@@ -62,6 +66,7 @@ public struct DoctorFacts: Equatable, Sendable {
         self.ibus = ibus
         self.fcitx5 = fcitx5
         self.ibusServedByFcitx5 = ibusServedByFcitx5
+        self.ibusVersion = ibusVersion
         self.ibusComponents = ibusComponents
         self.fcitx5InputMethods = fcitx5InputMethods
         self.mozcServerInstalled = mozcServerInstalled

@@ -95,6 +95,7 @@ extension DoctorFacts {
             ("ibus", Self.json(ibus, current: "engine")),
             ("fcitx5", Self.json(fcitx5, current: "input_method")),
             ("ibus_served_by_fcitx5", .bool(ibusServedByFcitx5)),
+            ("ibus_version", ibusVersion.map(JSONValue.string) ?? .null),
             ("ibus_components", .array(ibusComponents.map(JSONValue.string))),
             ("fcitx5_input_methods", .array(fcitx5InputMethods.map(JSONValue.string))),
             ("mozc_server", .bool(mozcServerInstalled)),
