@@ -6,6 +6,8 @@ import GtkBinding
 /// (growing text view, counter, Send) at the bottom. Wiring lives in `ComposerController`.
 final class ComposerView {
     static let title = "IME Composer"
+    /// The input's narrowest width, in pixels: about a dozen CJK characters.
+    static let inputMinimumWidth: Int32 = 160
 
     let window: UnsafeMutablePointer<GtkWidget>
     let messageList = MessageList()
@@ -44,6 +46,8 @@ final class ComposerView {
     /// beside the panel; empty until it is first opened.
     let inspectorToggle: UnsafeMutablePointer<GtkWidget>
     let inspectorSlot: UnsafeMutablePointer<GtkWidget>
+    /// The composer and the inspector side by side (a GtkPaned).
+    let columns: UnsafeMutablePointer<GtkWidget>
 
     /// The completion slot, above the input bar.
     let completionList = CompletionListView()
@@ -89,6 +93,9 @@ final class ComposerView {
         gtk_scrolled_window_set_propagate_natural_height(opaque(inputScroller), 1)
         gtk_scrolled_window_set_child(opaque(inputScroller), textView)
         gtk_widget_set_hexpand(inputScroller, 1)
+        // Room for a dozen characters whatever else the input bar shows (counter, Trim, the
+        // toggles): the panel's minimum width, and so the window's, follows from it.
+        gtk_widget_set_size_request(inputScroller, Self.inputMinimumWidth, -1)
         gtk_widget_set_valign(inputScroller, GTK_ALIGN_END)
         Accessibility.nameScrollBars(of: inputScroller, tr("Message"))
 
@@ -231,14 +238,24 @@ final class ComposerView {
         gtk_box_append(cast(panel), inputBar)
         gtk_box_append(cast(panel), keyboardArea)
         gtk_widget_set_hexpand(panel, 1)
-        // The composer keeps a usable width when the inspector opens beside it: the window
-        // grows instead.
-        gtk_widget_set_size_request(panel, 360, -1)
         inspectorSlot = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         gtk_widget_set_visible(inspectorSlot, 0)
-        let columns = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
-        gtk_box_append(cast(columns), panel)
-        gtk_box_append(cast(columns), inspectorSlot)
+        // The inspector beside the composer, its divider draggable. Neither shrinks below its
+        // minimum; a wider window widens the composer, as a sidebar does.
+        columns = gtk_paned_new(GTK_ORIENTATION_HORIZONTAL)!
+        gtk_paned_set_start_child(opaque(columns), panel)
+        gtk_paned_set_end_child(opaque(columns), inspectorSlot)
+        gtk_paned_set_shrink_start_child(opaque(columns), 0)
+        gtk_paned_set_shrink_end_child(opaque(columns), 0)
+        gtk_paned_set_resize_end_child(opaque(columns), 0)
+        // GTK 4.8 names the paned and its handle after their types for screen readers: the
+        // paned gets a name, the handle (a pointer-only divider) is left out.
+        cgtk_accessible_set_label(columns, tr("Composer and IME inspector"))
+        var child = gtk_widget_get_first_child(columns)
+        while let widget = child {
+            if widget != panel, widget != inspectorSlot { cgtk_accessible_set_hidden(widget, 1) }
+            child = gtk_widget_get_next_sibling(widget)
+        }
         gtk_window_set_child(cast(window), columns)
 
         completionList.onSelectionShown = { [weak self] row, spoken in self?.showSuggestion(row, spoken) }

@@ -31,7 +31,8 @@ enum GtkFixture {
         guard session == nil else { return }
         try Prerequisites.require(Prerequisites.x11)
         let session = try TestSession(name: "gtk-tests")
-        _ = try Xvfb.start(in: session)
+        // A desktop's screen: room for the composer and the inspector side by side.
+        _ = try Xvfb.start(in: session, screen: "1920x1080x24")
         // A private session bus: without one GLib autolaunches a dbus-daemon (and GTK an
         // accessibility bus) that outlive the test process.
         _ = try DBusSession.start(in: session)

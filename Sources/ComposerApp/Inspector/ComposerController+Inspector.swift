@@ -39,7 +39,9 @@ extension ComposerController {
             }
             inspectorEnvironment = environment
         }
+        let composerWidth = gtk_widget_get_width(ui.panel)
         gtk_widget_set_visible(ui.inspectorSlot, shown ? 1 : 0)
+        ui.resizeForInspector(shown: shown, composerWidth: composerWidth)
         inspectorEnvironment?.watching = shown
     }
 
