@@ -6,7 +6,9 @@
  * window: the X server reports one when the program's pixels reach the window (cairo's or
  * Mesa's PutImage), i.e. the frame that shows the change. Times are CLOCK_MONOTONIC, µs,
  * stamped when the meter reads the event from the X connection (ppoll on its socket; the
- * meter makes no round trips while it waits, so no event is read late).
+ * meter makes no round trips while it waits, so no event is read late). Keys go out on a
+ * second connection: libX11 reads the connection it flushes, and an event read there
+ * would carry no read time of its own.
  *
  *   paint-meter keys  (--window ID | --pid PID | --name TITLE) [--keys "a b space …"]
  *                     [--warmup "a Escape"] [--quiet-ms 80] [--max-wait-ms 2000]
@@ -66,6 +68,11 @@
 #include <unistd.h>
 
 static Display *dpy;
+/* XTest keys are sent on this connection, never on `dpy`: XFlush reads the connection it
+ * flushes, so flushing `dpy` would read damage inside the flush, where it gets no read time
+ * (stamped with an older read: a negative latency), and dropping what it read could drop
+ * the key's own frame when the meter is preempted mid-flush. No event is selected here. */
+static Display *keys_dpy;
 static Window root;
 static int damage_event_base;
 static int damage_error_base;
@@ -152,6 +159,8 @@ static void open_display(void)
     if (!XFixesQueryExtension(dpy, &fixes_event, &fixes_error)) fail("the X server has no XFIXES extension");
     XSelectInput(dpy, root, SubstructureNotifyMask);
     XSync(dpy, False);
+    keys_dpy = XOpenDisplay(NULL);
+    if (keys_dpy == NULL) fail("cannot open a second connection to the display for keys");
     last_read_us = now_us();
 }
 
@@ -505,11 +514,11 @@ static void send_key(const struct key *key)
 {
     static KeyCode shift = 0;
     if (shift == 0) shift = XKeysymToKeycode(dpy, XK_Shift_L);
-    if (key->shift) XTestFakeKeyEvent(dpy, shift, True, CurrentTime);
-    XTestFakeKeyEvent(dpy, key->code, True, CurrentTime);
-    XTestFakeKeyEvent(dpy, key->code, False, CurrentTime);
-    if (key->shift) XTestFakeKeyEvent(dpy, shift, False, CurrentTime);
-    XFlush(dpy);
+    if (key->shift) XTestFakeKeyEvent(keys_dpy, shift, True, CurrentTime);
+    XTestFakeKeyEvent(keys_dpy, key->code, True, CurrentTime);
+    XTestFakeKeyEvent(keys_dpy, key->code, False, CurrentTime);
+    if (key->shift) XTestFakeKeyEvent(keys_dpy, shift, False, CurrentTime);
+    XFlush(keys_dpy);
 }
 
 struct options {
