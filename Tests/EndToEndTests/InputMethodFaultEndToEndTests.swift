@@ -22,7 +22,7 @@ struct InputMethodFaultEndToEndTests {
         for _ in 0..<10 where !composing {
             let from = trace.entries.count
             try cs.xdotool.key(["a"])
-            composing = (try? trace.waitFor("a preedit again", timeout: .milliseconds(1500), from: from) {
+            composing = trace.poll("a preedit again", timeout: .milliseconds(1500), from: from, where: {
                 $0["ev"]?.stringValue == "preedit" && ($0["text"]?.stringValue ?? "").contains("あ")
             }) != nil
         }

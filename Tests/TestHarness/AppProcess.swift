@@ -123,13 +123,43 @@ public final class AppProcess: @unchecked Sendable {
     public var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
     public func stderrTail(lines: Int = 20) -> String { tail(of: stderrURL, lines: lines) }
 
-    /// A block for error messages: status and recent stderr.
+    /// A block for error messages: status, the messages that explain an end (from the
+    /// whole of stderr: a crash report's registers and frames would push them out of the
+    /// tail), and recent stderr.
     public func diagnostics(lines: Int = 20) -> String {
         let state = exitStatus.map { "exited with status \($0)\(wasSignaled ? " (signal \($0 - 128))" : "")" }
             ?? "running (pid \(pid))"
         let err = stderrTail(lines: lines)
-        return "\(name): \(state); stderr (\(stderrURL.path)), last lines:\n"
+        let tailLines = Set(err.split(separator: "\n").map(String.init))
+        let explaining = Self.explainingLines(in: stderr).filter { !tailLines.contains($0) }
+        return "\(name): \(state); stderr (\(stderrURL.path))"
+            + (explaining.isEmpty ? "" : ", its messages:\n" + indent(explaining.joined(separator: "\n")) + "\nand")
+            + " last lines:\n"
             + (err.isEmpty ? "    <empty>" : indent(err))
+    }
+
+    /// The lines of `stderr` that say why a program ended: its own `name: …` messages (the
+    /// fatal GLib problem the app aborts on), GLib's `DOMAIN-LEVEL **` messages, and the
+    /// first lines of a Swift crash report. At most 30, the first ones.
+    static func explainingLines(in stderr: String) -> [String] {
+        let markers = ["-CRITICAL **", "-WARNING **", "-ERROR **", "fatal GLib problem", "Fatal error",
+                       "*** Program crashed", "Crashed thread", "Thread ", "Assertion", "assertion"]
+        var result: [String] = []
+        for line in stderr.split(separator: "\n") where result.count < 30 {
+            let text = String(line)
+            if text.hasPrefix("ime-composer: ") || markers.contains(where: { text.contains($0) }) {
+                if text.hasPrefix("Thread "), !text.contains("crashed") { continue }
+                result.append(text)
+            }
+        }
+        return result
+    }
+
+    /// Whether the process ended by a signal that means it crashed (an abort, a bad memory
+    /// access), not one the harness or a test sent to stop it (SIGTERM, SIGKILL, SIGINT).
+    public var crashed: Bool {
+        guard wasSignaled, let status = exitStatus else { return false }
+        return [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS].contains(status - 128)
     }
 
     /// Sends `signal` to the process itself (not its group).

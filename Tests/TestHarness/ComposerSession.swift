@@ -233,7 +233,7 @@ public final class ComposerSession: @unchecked Sendable {
         let traceURL = session.directory.appendingPathComponent(traceName)
         let app = try session.launch("ime-composer", executable: binary,
                                      arguments: ["--trace", traceURL.path] + arguments, environment: environment)
-        return (app, TraceLog(url: traceURL, watching: app))
+        return (app, TraceLog(url: traceURL, watching: app, session: session))
     }
 
     /// Finds and focuses the app's window and waits for the trace's `ready`.
@@ -292,8 +292,8 @@ public final class ComposerSession: @unchecked Sendable {
         for _ in 0..<8 where !answered {
             let start = trace.entries.count
             try xdotool.key([probe.key])
-            answered = (try? trace.waitFor("the engine's probe preedit \(probe.preedit)",
-                                           timeout: .milliseconds(1500), from: start) {
+            answered = trace.poll("the engine's probe preedit \(probe.preedit)",
+                                  timeout: .milliseconds(1500), from: start, where: {
                 guard $0["ev"]?.stringValue == "preedit", let text = $0["text"]?.stringValue, !text.isEmpty else { return false }
                 return probe.preedit.isEmpty || text.contains(probe.preedit)
             }) != nil

@@ -41,7 +41,7 @@ public final class ScriptedEngineSession: @unchecked Sendable {
                                      arguments: ["--trace", traceURL.path, "--profile", session.dataHome.path] + arguments,
                                      environment: ["GTK_IM_MODULE": "ibus", "GDK_BACKEND": "x11"]
                                         .merging(ComposerSession.fatalGLibProblems) { _, fatal in fatal })
-            trace = TraceLog(url: traceURL, watching: app)
+            trace = TraceLog(url: traceURL, watching: app, session: session)
             xdotool = XDoTool(session: session)
             try xdotool.focus(try xdotool.waitForWindow(pid: app.pid, name: ComposerSession.windowTitle, process: app))
             try trace.waitFor(event: "ready")
@@ -59,7 +59,7 @@ public final class ScriptedEngineSession: @unchecked Sendable {
         for _ in 0..<8 where !answered {
             let from = trace.entries.count
             try xdotool.key(["F6"])
-            answered = (try? trace.waitFor("the probe preedit", timeout: .milliseconds(1500), from: from) {
+            answered = trace.poll("the probe preedit", timeout: .milliseconds(1500), from: from, where: {
                 $0["ev"]?.stringValue == "preedit" && $0["text"]?.stringValue == "probe"
             }) != nil
         }

@@ -16,6 +16,8 @@ import Glibc
 /// `keepArtifacts` is true or IME_HARNESS_KEEP=1 is set: nothing is left in /tmp, on
 /// success or failure. When a harness error was raised for the session, its logs are first
 /// copied to `.build/harness-failures/<id>/` (if the working directory has a `.build`).
+/// A process that ends without stopping its sessions (a crash) leaves nothing behind
+/// either: `SessionReaper`'s watchdog ends them.
 public final class TestSession: @unchecked Sendable {
     public let id: String
     public let directory: URL
@@ -292,6 +294,9 @@ public final class TestSession: @unchecked Sendable {
             return r
         }
         guard let (hooks, procs) = state else { return }
+        // A child that crashed before the session went down: its logs are the evidence
+        // (whatever the test made of it), so they are kept.
+        if procs.contains(where: \.crashed) { markFailed() }
         for hook in hooks.reversed() { hook() }
         for p in procs.reversed() { p.stop() }
         killStragglers()

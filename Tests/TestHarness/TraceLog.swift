@@ -15,6 +15,13 @@ public final class TraceLog: @unchecked Sendable {
     }
 
     public let url: URL
+    /// Called when a wait fails (a timeout, the watched process gone, a malformed line):
+    /// a session sets it to keep its logs (`TestSession.markFailed`).
+    public var onFailure: (@Sendable () -> Void)? {
+        get { lock.withLock { _onFailure } }
+        set { lock.withLock { _onFailure = newValue } }
+    }
+    private var _onFailure: (@Sendable () -> Void)?
     /// If set, waits fail fast (with its stderr) once this process has exited.
     public var watchedProcess: AppProcess? {
         get { lock.withLock { _watched } }
@@ -32,6 +39,12 @@ public final class TraceLog: @unchecked Sendable {
     public init(url: URL, watching process: AppProcess? = nil) {
         self.url = url
         self._watched = process
+    }
+
+    /// A trace of `session`'s app: a failed wait keeps the session's logs.
+    public convenience init(url: URL, watching process: AppProcess?, session: TestSession) {
+        self.init(url: url, watching: process)
+        _onFailure = { [weak session] in session?.markFailed() }
     }
 
     public convenience init(path: String, watching process: AppProcess? = nil) {
@@ -65,6 +78,18 @@ public final class TraceLog: @unchecked Sendable {
     @discardableResult
     public func waitFor(_ description: String, timeout: Duration = .seconds(20), from: Int = 0,
                         where predicate: (JSONValue) -> Bool) throws -> JSONValue {
+        try waitFor(description, timeout: timeout, from: from, reportsFailure: true, where: predicate)
+    }
+
+    /// `waitFor` for a try that may well fail (a key that may be lost, a probe that is
+    /// repeated): nil when it does, and the failure is not the session's (`onFailure`).
+    public func poll(_ description: String, timeout: Duration, from: Int = 0,
+                     where predicate: (JSONValue) -> Bool) -> JSONValue? {
+        try? waitFor(description, timeout: timeout, from: from, reportsFailure: false, where: predicate)
+    }
+
+    private func waitFor(_ description: String, timeout: Duration, from: Int, reportsFailure: Bool,
+                         where predicate: (JSONValue) -> Bool) throws -> JSONValue {
         var scanned = max(0, from)
         func scan() throws -> Entry? {
             let (all, bad) = lock.withLock { () -> ([Entry], [(line: String, error: String)]) in
@@ -81,7 +106,19 @@ public final class TraceLog: @unchecked Sendable {
             }
             return nil
         }
-        let entry = try Wait.until("\(description) in trace \(url.path)", timeout: timeout,
+        let entry: Entry
+        do {
+            entry = try waitForEntry(description, timeout: timeout, scan: scan)
+        } catch {
+            if reportsFailure { onFailure?() }
+            throw error
+        }
+        lock.withLock { _lastMatch = entry.index }
+        return entry.value
+    }
+
+    private func waitForEntry(_ description: String, timeout: Duration, scan: () throws -> Entry?) throws -> Entry {
+        try Wait.until("\(description) in trace \(url.path)", timeout: timeout,
                                    diagnostics: { diagnostics() },
                                    failFast: {
                                        guard let p = watchedProcess, !p.isRunning else { return }
@@ -91,8 +128,6 @@ public final class TraceLog: @unchecked Sendable {
                                            + diagnostics())
                                    },
                                    scan)
-        lock.withLock { _lastMatch = entry.index }
-        return entry.value
     }
 
     /// `waitFor` for an event named `name` (optionally also satisfying `predicate`).

@@ -274,7 +274,7 @@ public final class WaylandIMSession: @unchecked Sendable {
         }
         let appProcess = try WaylandSession.launch(in: session, "ime-composer", appBinary,
                                                    ["--trace", traceURL.path] + arguments, environment: env)
-        return (appProcess, TraceLog(url: traceURL, watching: appProcess))
+        return (appProcess, TraceLog(url: traceURL, watching: appProcess, session: session))
     }
 
     /// Waits for the app's `start` (on Wayland) and its window in sway's tree; then switches

@@ -206,7 +206,7 @@ public final class WaylandSession: @unchecked Sendable {
         let appProcess = try Self.launch(in: session, "ime-composer", binary,
                                          ["--trace", traceURL.path] + appArguments, environment: env)
         app = appProcess
-        trace = TraceLog(url: traceURL, watching: appProcess)
+        trace = TraceLog(url: traceURL, watching: appProcess, session: session)
         // From here on every stored property is set.
         let started = try trace.waitFor(event: "start", timeout: .seconds(30))
         guard started["backend"]?.stringValue == "wayland" else {
@@ -512,7 +512,7 @@ public final class WaylandSession: @unchecked Sendable {
             if wasIn == true {
                 try trace.waitFor(event: "focus", timeout: .seconds(10), from: from)
             } else {
-                _ = try? trace.waitFor(event: "focus", timeout: .seconds(2), from: from)
+                _ = trace.poll("a focus line", timeout: .seconds(2), from: from) { $0["ev"]?.stringValue == "focus" }
             }
         }
         if inputHasFocus != toInput {
