@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import ComposerCore
 import TestHarness
@@ -227,6 +230,48 @@ struct HarnessSelfTests {
             #expect(kept.contains { $0.hasPrefix("sleeper") }, "the logs are kept at \(logs.path): \(kept)")
             try? FileManager.default.removeItem(at: logs)
         }
+    }
+
+    /// A test process that dies without stopping its sessions (a crash, SIGKILL) leaves
+    /// nothing behind: the watchdog reads end of file on its pipe (the kernel closes the
+    /// dead process's end, which is what closing it here does) and kills every process of
+    /// the sessions still listed, also one in a process group and session of its own, and
+    /// removes their directories; a directory not listed (a kept session's) stays.
+    @Test(.timeLimit(.minutes(1)))
+    func theSessionsOfAProcessThatDiedAreEnded() throws {
+        let root = URL(fileURLWithPath: NSTemporaryDirectory())
+        let listed = root.appendingPathComponent("ime-harness-reaped-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let kept = root.appendingPathComponent("ime-harness-kept-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        for dir in [listed, kept] { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(at: kept) }
+        let id = listed.lastPathComponent
+        let listFile = listed.path + ".list"
+        try "\(id)\t\(listed.path)\n".write(toFile: listFile, atomically: true, encoding: .utf8)
+
+        var environment = ProcessInfo.processInfo.environment
+        environment[TestSession.markerVariable] = id
+        let orphan = try AppProcess(name: "orphan", executable: "sh", arguments: ["-c", "setsid sleep 62 & wait"],
+                                    environment: environment, logDirectory: kept)
+        defer { orphan.stop() }
+        _ = try Wait.until("the orphan and its escaped child", timeout: .seconds(10)) {
+            processesCarrying(marker: id).count >= 2 ? true : nil
+        }
+
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let watchdog = try #require(SessionReaper.spawnWatchdog(stdin: fds[0], listFile: listFile))
+        close(fds[0])
+        #expect(kill(watchdog, 0) == 0, "the watchdog waits while its owner lives")
+        #expect(processesCarrying(marker: id).count >= 2)
+        close(fds[1])  // the owner is gone
+        var status: Int32 = 0
+        #expect(waitpid(watchdog, &status, 0) == watchdog)
+        #expect(status == 0, "the watchdog exited with \(status)")
+        #expect(processesCarrying(marker: id).isEmpty, "processes of the dead process's session survived it")
+        #expect(!FileManager.default.fileExists(atPath: listed.path), "the session's directory is left")
+        #expect(!FileManager.default.fileExists(atPath: listFile), "the list is left")
+        #expect(FileManager.default.fileExists(atPath: kept.path), "a directory not listed was removed")
     }
 }
 

@@ -71,6 +71,7 @@ public final class TestSession: @unchecked Sendable {
                                                     attributes: [.posixPermissions: 0o700])
         }
         Self.registry.withLock { $0[ObjectIdentifier(self)] = WeakSession(session: self) }
+        SessionReaper.register(id: id, directory: root)
         _ = Self.interruptHandlers
         if self.unprivileged { try handOver() }
     }
@@ -304,6 +305,7 @@ public final class TestSession: @unchecked Sendable {
         if !keepArtifacts {
             try? FileManager.default.removeItem(at: directory)
         }
+        SessionReaper.unregister(id: id)
     }
 
     /// Where the logs of failed sessions are kept: inside the build directory, not /tmp.
