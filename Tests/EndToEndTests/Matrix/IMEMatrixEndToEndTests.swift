@@ -211,11 +211,20 @@ struct MatrixRun {
         let again = trace.entries.count
         try cs.xdotool.key(engine.compose)
         try trace.waitFor("a composition again", from: again) { isPreedit($0) && !($0["text"]?.stringValue ?? "").isEmpty }
+        let commitFrom = trace.entries.count
         try cs.xdotool.key(engine.commitKeys)
+        // The text the commit keys left: settled after the last of them reached the app (an
+        // engine may commit a first letter on its own before composing the rest: vi-telex's
+        // "t" gave a settled "…t" while "iếng" was still on its way).
+        try trace.waitFor("the last commit key", from: commitFrom) {
+            $0["ev"]?.stringValue == "key" && $0["keyval"]?.stringValue == engine.commitKeys.last
+        }
+        let keyIndex = trace.lastMatchIndex
         let all = try Wait.until("a commit after focus came back", timeout: .seconds(20),
                                  diagnostics: { trace.diagnostics(lastLines: 25) }) { () -> String? in
             let entries = trace.entries
-            guard !isComposing(entries), let last = entries.last(where: { $0.name == "text" })?.value["text"]?.stringValue,
+            guard !isComposing(entries), let settled = entries.last(where: { $0.name == "text" }), settled.index > keyIndex,
+                  let last = settled.value["text"]?.stringValue,
                   last.unicodeScalars.starts(with: text.unicodeScalars), last != text else { return nil }
             return last
         }

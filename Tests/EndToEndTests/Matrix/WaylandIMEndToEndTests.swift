@@ -350,6 +350,14 @@ struct WaylandMatrixRun {
         case .keeps:
             throw MatrixFailure("no Wayland engine is expected to \(matrix.click) on a click")
         }
+        // Finishing the composition disables and enables the text input (focus out and in
+        // on the IM context): sway deactivates fcitx5 and activates it again, and a key sent
+        // before fcitx5's input context has its focus back is lost between them (seen: the
+        // Enter after the click never reached the app). Its DebugInfo can still show the
+        // focus from before the click, so a key that changes nothing (End: the caret is
+        // where the click put it) is sent until one reaches the app.
+        try waitForInputContextFocus()
+        try keysReachTheApp()
         try send(text)
         let how: String
         if case .commits(let kept) = matrix.click {
@@ -381,6 +389,13 @@ struct WaylandMatrixRun {
     func focusApp(from: Int) throws {
         try wl.focus(pid: wl.app.pid)
         try trace.waitFor("focus back in the app", from: from) { isFocus($0, in: true) }
+        try waitForInputContextFocus()
+    }
+
+    /// Waits until fcitx5's Wayland input context has the focus: it follows the text
+    /// input's enable, and keys sent before fcitx5 grabs the keyboard again are lost or
+    /// reach the app raw.
+    func waitForInputContextFocus() throws {
         try Wait.until("fcitx5's input context to have focus", timeout: .seconds(20),
                        diagnostics: { trace.diagnostics(lastLines: 12) }) {
             (try? wl.fcitxController("DebugInfo"))?.split(separator: "\n")
@@ -413,6 +428,20 @@ struct WaylandMatrixRun {
         try trace.waitFor("Right to reach the app", from: from) {
             $0["ev"]?.stringValue == "key" && $0["keyval"]?.stringValue == "Right"
         }
+    }
+
+    /// Sends End until one reaches the app (at most 10, each waited for 2 s): keys typed
+    /// from then on are the app's. End changes no text, so a key delivered late is harmless.
+    func keysReachTheApp() throws {
+        for _ in 0..<10 {
+            let from = trace.entries.count
+            try wl.key(["End"])
+            let reached = trace.poll("End to reach the app", timeout: .seconds(2), from: from) {
+                $0["ev"]?.stringValue == "key" && $0["keyval"]?.stringValue == "End"
+            }
+            if reached != nil { return }
+        }
+        throw MatrixFailure("no End reached the app in 10 tries\n" + trace.diagnostics(lastLines: 25))
     }
 
     /// Enter, and the `send` of exactly `text`.
