@@ -74,6 +74,16 @@ extension ComposerController {
                    inputMethodCommits == commitsBefore, inputMethod.preeditText.isEmpty {
                     ui.buffer.insertAtCaret(drawn)
                 }
+            case .keepAbandonedComposition(let drawn):
+                // Its input method is gone. A module that still draws the composition stops
+                // on focus out (fcitx5's clears it; a reset asks the dead daemon and leaves it
+                // drawn); one that commits on focus out by itself (IBus in commit mode) has
+                // typed it then, and nothing is added.
+                let commitsBefore = inputMethodCommits
+                inputMethod?.finishComposition()
+                if inputMethodCommits == commitsBefore {
+                    ui.buffer.insertAtCaret(drawn)
+                }
             case .scrollToCaret:
                 gtk_text_view_scroll_mark_onscreen(cast(ui.textView), gtk_text_buffer_get_insert(ui.buffer.pointer))
             case .requestSettle:

@@ -327,18 +327,63 @@ struct ComposerTests {
         #expect(window.bufferText == "かな")
     }
 
-    /// The input method's daemon dies mid-composition (its GTK module never ends it): the
-    /// composition is over, the context reset, the commands that waited can run.
-    @Test func aLostInputMethodEndsItsComposition() {
+    /// The input method's daemon dies mid-composition and its GTK module keeps drawing it
+    /// (fcitx5's): the composition is over, and what the user saw is kept as typed text
+    /// (the window ends the drawing and types it).
+    @Test func aLostInputMethodKeepsTheCompositionItStillShowed() {
         let window = Window("子猫")
+        window.send(.keyPressed(name: "u", shift: false))
         window.send(.preeditStarted)
         window.send(.preeditChanged(Preedit(text: "いぬ", cursor: 2, segments: [])))
-        let lost = window.send(.inputMethodLost(name: "org.freedesktop.IBus"))
-        #expect(lost.first == .trace(.inputMethodLost(name: "org.freedesktop.IBus")))
-        #expect(lost.contains(.resetInputMethod))
-        #expect(!window.composer.model.isComposing && window.text == "子猫", "the committed text stays, いぬ is gone")
+        window.send(.settle)
+        let lost = window.send(.inputMethodLost(name: "org.fcitx.Fcitx5"))
+        #expect(lost.first == .trace(.inputMethodLost(name: "org.fcitx.Fcitx5")))
+        #expect(lost.contains(.keepAbandonedComposition(drawn: "いぬ")))
+        #expect(lost.contains { if case .controls(_, _, canMoveCaret: true, _) = $0 { true } else { false } },
+                "the commands that waited for the composition can run")
+        #expect(!window.composer.model.isComposing && window.text == "子猫", "the window types it; nothing yet")
         #expect(window.send(.inputMethodLost(name: "org.fcitx.Fcitx5")) == [.trace(.inputMethodLost(name: "org.fcitx.Fcitx5"))],
-                "nothing composing: only the trace line")
+                "nothing composing, nothing abandoned: only the trace line")
+    }
+
+    /// IBus's module ends the composition itself as its connection closes, with no key and
+    /// no commit; the name leaves the bus after that (a settle later, on a loaded machine):
+    /// what was drawn is kept all the same.
+    @Test func aCompositionEndedByItsDyingModuleIsKeptWhenTheNameLeaves() {
+        let window = Window("子猫")
+        window.send(.keyPressed(name: "u", shift: false))
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "いぬ", cursor: 2, segments: [])))
+        window.send(.preeditChanged(.empty))
+        window.send(.preeditEnded)
+        window.send(.settle)
+        let lost = window.send(.inputMethodLost(name: "org.freedesktop.IBus"))
+        #expect(lost.contains(.keepAbandonedComposition(drawn: "いぬ")))
+        #expect(window.send(.inputMethodLost(name: "org.freedesktop.IBus")).count == 1, "kept once")
+    }
+
+    /// A composition the user ended (Escape, BackSpace over its last letter), committed, or
+    /// left by clicking or moving the focus is not brought back when the input method later
+    /// leaves the bus.
+    @Test func aCompositionTheUserEndedIsNotBroughtBack() {
+        func endedThen(_ steps: (Window) -> Void) -> [Effect] {
+            let window = Window("子猫")
+            window.send(.preeditStarted)
+            window.send(.preeditChanged(Preedit(text: "いぬ", cursor: 2, segments: [])))
+            steps(window)
+            return window.send(.inputMethodLost(name: "org.freedesktop.IBus"))
+        }
+        let cases: [(String, (Window) -> Void)] = [
+            ("Escape", { $0.send(.keyPressed(name: "Escape", shift: false)); $0.send(.preeditChanged(.empty)); $0.send(.preeditEnded) }),
+            ("a commit", { $0.send(.preeditChanged(.empty)); $0.send(.commitStarted("犬")); $0.send(.inserted(offset: 2, text: "犬"))
+                $0.send(.commitEnded); $0.send(.preeditEnded) }),
+            ("a click", { $0.send(.pointerPressed); $0.send(.preeditChanged(.empty)); $0.send(.preeditEnded) }),
+            ("focus out", { $0.send(.focusChanged(focused: false)); $0.send(.preeditEnded) }),
+            ("a key after the end", { $0.send(.preeditEnded); $0.send(.keyPressed(name: "a", shift: false)) }),
+        ]
+        for (what, steps) in cases {
+            #expect(!endedThen(steps).contains { if case .keepAbandonedComposition = $0 { true } else { false } }, "\(what)")
+        }
     }
 
     @Test func focusLeavingSettlesAndExitHappensOnce() {

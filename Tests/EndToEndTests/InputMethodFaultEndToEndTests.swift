@@ -4,8 +4,9 @@ import ComposerCore
 import TestHarness
 
 /// The input method dies in the middle of a composition (#15): the app stays up, the
-/// committed text is intact, nothing stays "composing", and once the daemon is back typing
-/// works again.
+/// committed text is intact, what the composition showed is kept as typed text (nothing the
+/// user saw is lost), nothing stays "composing", and once the daemon is back typing works
+/// again.
 @Suite(.serialized)
 struct InputMethodFaultEndToEndTests {
     @Test(.timeLimit(.minutes(3)))
@@ -44,7 +45,8 @@ struct InputMethodFaultEndToEndTests {
     }
 
     /// Commits 子猫, composes いぬ, SIGKILLs `daemon`, waits until its `busName` left the bus;
-    /// then the app is up and Return sends 子猫: nothing is left composing.
+    /// then the app is up, いぬ is typed text after 子猫, and Return sends 子猫いぬ: nothing is
+    /// left composing, nothing the user saw is gone.
     static func killDuringAComposition(_ cs: ComposerSession, daemon: AppProcess, busName: String) throws {
         let trace = cs.trace
         try cs.xdotool.key(["k", "o", "n", "e", "k", "o", "space", "Return"])
@@ -60,9 +62,13 @@ struct InputMethodFaultEndToEndTests {
             $0["ev"]?.stringValue == "input-method-lost" && $0["name"]?.stringValue == busName
         }
         #expect(cs.app.isRunning, "the app survives its input method")
+        let kept = text + "いぬ"
+        try trace.waitFor("the composition kept as text", timeout: .seconds(20), from: trace.lastMatchIndex) {
+            $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == kept
+        }
         try cs.xdotool.key(["Return"])
-        try trace.waitFor("Return sends the committed text", timeout: .seconds(20)) {
-            $0["ev"]?.stringValue == "send" && $0["text"]?.stringValue == text
+        try trace.waitFor("Return sends the committed text and the kept composition", timeout: .seconds(20)) {
+            $0["ev"]?.stringValue == "send" && $0["text"]?.stringValue == kept
         }
     }
 }

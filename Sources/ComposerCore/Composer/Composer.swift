@@ -50,6 +50,9 @@ public final class Composer {
     /// routed key was pressed: a key it passes on while composing without a word is a sign
     /// that the composition on screen is an orphan (`keyFiltered`).
     private var inputMethodActedDuringKey = false
+    /// The composition the input method last drew, while nothing on the composer's side
+    /// would explain its end (`AbandonedComposition`).
+    private var abandoned = AbandonedComposition()
     public internal(set) var exited = false
     /// The last message sent (this session, or before it: `historyRestored`): Up in an
     /// empty input edits it.
@@ -188,21 +191,27 @@ public final class Composer {
             let wasComposing = model.preedit != nil
             model.preeditChanged(preedit)
             trace(.preedit(preedit))
+            if let shown = model.preedit, !shown.text.isEmpty { abandoned.drawn(shown.text) }
             // An emptied preedit can end the composition without a preedit-end.
             if wasComposing, model.preedit == nil {
                 compositionEndedSinceKey = true
+                abandoned.ended()
                 showControls()
             }
             effects.append(.requestSettle)
         case .preeditEnded:
             inputMethodActedDuringKey = true
-            if model.preedit != nil { compositionEndedSinceKey = true }
+            if model.preedit != nil {
+                compositionEndedSinceKey = true
+                abandoned.ended()
+            }
             model.preeditEnded()
             trace(.preeditEnd)
             showControls()
             effects.append(.requestSettle)
         case .commitStarted(let text):
             inputMethodActedDuringKey = true
+            abandoned.explained()
             trace(.commit(text))
             origins.begin(.imCommit)
             effects.append(.requestSettle)
@@ -244,6 +253,7 @@ public final class Composer {
             // but dead) — GTK 3's IBus module committed it on the press (gtk#1534). Finish it
             // first, as focus loss does: what was drawn is committed where it was drawn, then
             // the caret moves.
+            abandoned.explained()
             if let drawn = model.preedit, !drawn.text.isEmpty {
                 effects.append(.finishComposition(drawn: drawn.text))
             }
@@ -261,15 +271,23 @@ public final class Composer {
             effects.append(.requestSettle)
         case .inputMethodLost(let name):
             trace(.inputMethodLost(name: name))
-            guard model.preedit != nil else { return }
-            // What it showed was never committed: gone with it, as on a cancel. The window
-            // resets the context so the text view stops drawing it.
-            model.preeditEnded()
-            showControls()
-            effects.append(.resetInputMethod)
+            // What the input method showed was never committed, and nothing the user did
+            // ended it: it is what they typed, so it becomes text where it was drawn.
+            // Either the module still draws it (fcitx5's keeps it forever) or it ended it
+            // itself as its connection closed (IBus's: before or after the name left the
+            // bus, whichever the main loop saw first).
+            let drawn = model.preedit.map(\.text) ?? abandoned.unexplainedEnd
+            abandoned.explained()
+            if model.preedit != nil {
+                model.preeditEnded()
+                showControls()
+            }
+            guard let drawn, !drawn.isEmpty else { return }
+            effects.append(.keepAbandonedComposition(drawn: drawn))
             effects.append(.requestSettle)
         case .focusChanged(let focused):
             trace(.focus(in: focused))
+            abandoned.explained()
             if var simulated = simulatedKeyboard {
                 simulated.focusChanged(focused)
                 updateSimulatedKeyboard(simulated)
@@ -329,6 +347,7 @@ public final class Composer {
     private func keyPressed(name: String, shift: Bool, forwarded: Bool) {
         guard !exited else { return }
         origins.keyPressed()
+        abandoned.keyPressed()
         // A forwarded key was pressed while the composition its input method then ended
         // was still on screen: it meant what it would have meant then.
         let composingWhenPressed = model.isComposing || (forwarded && compositionEndedSinceKey)
@@ -363,6 +382,7 @@ public final class Composer {
             // confirming, until focus left. Finish it the way focus loss does: what the
             // user sees is committed where it is drawn.
             if !consumed, !inputMethodActedDuringKey, let drawn = model.preedit, !drawn.text.isEmpty {
+                abandoned.explained()
                 effects.append(.finishComposition(drawn: drawn.text))
             }
         case .perform(.send): send()

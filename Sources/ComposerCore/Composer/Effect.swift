@@ -39,6 +39,10 @@ public enum Effect: Equatable, Sendable {
     /// (`Composer.keyFiltered`). What the user sees (`drawn`) is typed text: if an input
     /// method that answers at once (IBus) commits nothing and ends it, the window types it.
     case finishComposition(drawn: String)
+    /// The input method left the bus with `drawn` on screen (or just ended by its module as
+    /// the connection closed): end whatever the module still draws, and type `drawn` at the
+    /// caret unless the module committed it itself meanwhile. Nothing the user saw is lost.
+    case keepAbandonedComposition(drawn: String)
     /// Keep the caret in view (after a newline).
     case scrollToCaret
     /// Settle once the current event is fully handled.
