@@ -4,7 +4,8 @@
 #   make po      regenerate po/ime-composer.pot from the sources and merge it into po/*.po (meson)
 #   make test    deps + build + build tests (a compiler warning in our sources fails it) + run every
 #                suite (Swift Testing; a GLib warning or critical in the output fails it); a summary.
-#                Writes only under .build/ (the input-method matrix: .build/ime-matrix.md).
+#                Writes only under .build/ (the input-method matrix: .build/ime-matrix.md); a run
+#                that changes what `git status` lists (tracked or untracked files) fails.
 #   make matrix-doc  docs/ime-matrix.md from the last full `make test` run's .build/ime-matrix.md;
 #                without one, runs the matrix suites first (then their failures fail it)
 #   make run     deps + release build + run it (.build/release/ime-composer, what make bench measures);
@@ -36,6 +37,8 @@ MATRIX_RESULTS := .build/ime-matrix
 MATRIX_DOC := .build/ime-matrix.md
 MATRIX_SUITES := IMEMatrixEndToEndTests|WaylandIMEndToEndTests|KnownBugEndToEndTests
 MATRIX_ENV = IME_MATRIX_RESULTS=$(CURDIR)/$(MATRIX_RESULTS) IME_COMPOSER_LOCALEDIR=$(LOCALE_DIR)
+# git status (with content hashes) before `make test`, compared after it (scripts/tree-state.py).
+TREE_STATE := .build/tree-before-test.json
 # The message catalogs: meson's i18n module builds them (and the template) in MESON_BUILD
 # (only those targets: its SwiftPM wrapper target is for packagers, see meson-notes.md);
 # its po/ is a locale directory, which `make run` and the tests point the app at.
@@ -98,6 +101,7 @@ po:
 
 test: deps locale
 	@mkdir -p .build; \
+	/usr/bin/python3 scripts/tree-state.py save $(TREE_STATE) || exit 2; \
 	status=0; stage="swift build --build-tests"; matrix_doc=""; \
 	echo "+ $(SWIFT) build --build-tests"; \
 	set -o pipefail; \
@@ -138,6 +142,8 @@ test: deps locale
 	    echo "Input-method matrix: $$matrix_doc ($$same docs/ime-matrix.md; make matrix-doc copies it there)"; \
 	  fi; \
 	fi; \
+	/usr/bin/python3 scripts/tree-state.py check $(TREE_STATE) "make test" || \
+	  [ $$status -ne 0 ] || { status=1; stage="the tree check (the run changed files git lists)"; }; \
 	if [ $$status -eq 0 ]; then \
 	  echo "RESULT: PASSED"; \
 	else \
