@@ -3,7 +3,11 @@
 #   make build   swift build + the message catalogs (po/ → .build-meson/po/<lang>/LC_MESSAGES/, meson)
 #   make po      regenerate po/ime-composer.pot from the sources and merge it into po/*.po (meson)
 #   make test    deps + build + build tests (a compiler warning in our sources fails it) + run every
-#                suite (Swift Testing; a GLib warning or critical in the output fails it); a summary
+#                suite (Swift Testing; a GLib warning or critical in the output fails it); a summary.
+#                Writes only under .build/ (the input-method matrix: .build/ime-matrix.md); a run
+#                that changes what `git status` lists (tracked or untracked files) fails.
+#   make matrix-doc  docs/ime-matrix.md from the last full `make test` run's .build/ime-matrix.md;
+#                without one, runs the matrix suites first (then their failures fail it)
 #   make run     deps + release build + run it (.build/release/ime-composer, what make bench measures);
 #                with no display, the headless demo (out/demo/) with that build
 #   make bench   release builds + the C references and paint meter (Benchmarks/) into .build/bench/;
@@ -25,9 +29,16 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/ime-composer
 TEST_LOG := .build/make-test.log
 BUILD_LOG := .build/make-build.log
-# The input-method matrix's results (one file per engine), and the document made from them
-# (docs/ime-matrix.md) after a full run (not when TEST_ARGS filters the suites).
-MATRIX_RESULTS := out/ime-matrix
+# The input-method matrix's results (one file per engine, and bugs/; the tests write them where
+# IME_MATRIX_RESULTS says) and the document made from them after a full run (not when TEST_ARGS
+# filters the suites or IME_MATRIX_ONLY picks engines): run output, under .build/ like all of
+# a test run's. `make matrix-doc` copies the document to the committed docs/ime-matrix.md.
+MATRIX_RESULTS := .build/ime-matrix
+MATRIX_DOC := .build/ime-matrix.md
+MATRIX_SUITES := IMEMatrixEndToEndTests|WaylandIMEndToEndTests|KnownBugEndToEndTests
+MATRIX_ENV = IME_MATRIX_RESULTS=$(CURDIR)/$(MATRIX_RESULTS) IME_COMPOSER_LOCALEDIR=$(LOCALE_DIR)
+# git status (with content hashes) before `make test`, compared after it (scripts/tree-state.py).
+TREE_STATE := .build/tree-before-test.json
 # The message catalogs: meson's i18n module builds them (and the template) in MESON_BUILD
 # (only those targets: its SwiftPM wrapper target is for packagers, see meson-notes.md);
 # its po/ is a locale directory, which `make run` and the tests point the app at.
@@ -70,7 +81,7 @@ BINDIR := $(DESTDIR)$(PREFIX)/bin
 DATADIR := $(DESTDIR)$(PREFIX)/share
 # ---------------------------------------------------------------------------------------
 
-.PHONY: all deps build locale po test run bench clean install uninstall transcripts
+.PHONY: all deps build locale po test matrix-doc run bench clean install uninstall transcripts
 
 all: build
 
@@ -90,7 +101,8 @@ po:
 
 test: deps locale
 	@mkdir -p .build; \
-	status=0; stage="swift build --build-tests"; \
+	/usr/bin/python3 scripts/tree-state.py save $(TREE_STATE) || exit 2; \
+	status=0; stage="swift build --build-tests"; matrix_doc=""; \
 	echo "+ $(SWIFT) build --build-tests"; \
 	set -o pipefail; \
 	$(SWIFT) build --build-tests 2>&1 | tee $(BUILD_LOG) || status=$$?; \
@@ -105,8 +117,12 @@ test: deps locale
 	  stage="swift test"; \
 	  rm -rf $(MATRIX_RESULTS); \
 	  echo "+ $(SWIFT) test $(TEST_ARGS)"; \
-	  IME_COMPOSER_LOCALEDIR=$(LOCALE_DIR) $(SWIFT) test $(TEST_ARGS) 2>&1 | tee $(TEST_LOG) || status=$$?; \
-	  $(if $(TEST_ARGS:--no-parallel=),,/usr/bin/python3 scripts/ime-matrix.py $(MATRIX_RESULTS) docs/ime-matrix.md;) \
+	  $(MATRIX_ENV) $(SWIFT) test $(TEST_ARGS) 2>&1 | tee $(TEST_LOG) || status=$$?; \
+	  full_run=$(if $(TEST_ARGS:--no-parallel=),,yes); \
+	  if [ -n "$$full_run" ] && [ -z "$$IME_MATRIX_ONLY" ]; then \
+	    rm -f $(MATRIX_DOC); \
+	    /usr/bin/python3 scripts/ime-matrix.py $(MATRIX_RESULTS) $(MATRIX_DOC) && [ -f $(MATRIX_DOC) ] && matrix_doc=$(MATRIX_DOC); \
+	  fi; \
 	fi; \
 	echo; \
 	echo "==================== make test: summary ===================="; \
@@ -121,12 +137,46 @@ test: deps locale
 	    [ $$status -ne 0 ] || { status=1; stage="the test output (GLib warnings or criticals)"; }; \
 	  fi; \
 	  echo "Full log: $(TEST_LOG)"; \
+	  if [ -n "$$matrix_doc" ]; then \
+	    if cmp -s $$matrix_doc docs/ime-matrix.md; then same="the same as"; else same="differs from"; fi; \
+	    echo "Input-method matrix: $$matrix_doc ($$same docs/ime-matrix.md; make matrix-doc copies it there)"; \
+	  fi; \
 	fi; \
+	/usr/bin/python3 scripts/tree-state.py check $(TREE_STATE) "make test" || \
+	  [ $$status -ne 0 ] || { status=1; stage="the tree check (the run changed files git lists)"; }; \
 	if [ $$status -eq 0 ]; then \
 	  echo "RESULT: PASSED"; \
 	else \
 	  echo "RESULT: FAILED ($$stage exited with status $$status)"; \
 	fi; \
+	exit $$status
+
+# docs/ime-matrix.md from the last full `make test` run's matrix document; with none (never run,
+# or a filtered run since), the matrix suites are run for it (a failed cell is written down and
+# fails the target).
+matrix-doc: deps locale
+	@status=0; \
+	if [ -f $(MATRIX_DOC) ]; then \
+	  echo "make matrix-doc: from the last full make test run ($(MATRIX_DOC), $$(date -r $(MATRIX_DOC) '+%F %R'))"; \
+	else \
+	  if [ -n "$$IME_MATRIX_ONLY" ]; then \
+	    echo "make matrix-doc: IME_MATRIX_ONLY=$$IME_MATRIX_ONLY would leave engines out of docs/ime-matrix.md: unset it"; \
+	    exit 2; \
+	  fi; \
+	  echo "make matrix-doc: no $(MATRIX_DOC) from a full make test run: running the matrix suites"; \
+	  echo "+ $(SWIFT) build --build-tests"; \
+	  $(SWIFT) build --build-tests || exit $$?; \
+	  rm -rf $(MATRIX_RESULTS); \
+	  echo "+ $(SWIFT) test --skip-build --no-parallel --filter '$(MATRIX_SUITES)'"; \
+	  set -o pipefail; \
+	  $(MATRIX_ENV) $(SWIFT) test --skip-build --no-parallel --filter '$(MATRIX_SUITES)' 2>&1 \
+	    | tee .build/make-matrix.log || status=$$?; \
+	  /usr/bin/python3 scripts/ime-matrix.py $(MATRIX_RESULTS) $(MATRIX_DOC) || exit $$?; \
+	  [ -f $(MATRIX_DOC) ] || { echo "make matrix-doc: the matrix suites wrote no results"; exit 1; }; \
+	fi; \
+	cp $(MATRIX_DOC) docs/ime-matrix.md; \
+	echo "make matrix-doc: wrote docs/ime-matrix.md"; git status --short docs/ime-matrix.md 2>/dev/null; \
+	[ $$status -eq 0 ] || echo "make matrix-doc: the matrix suites failed (log: .build/make-matrix.log)"; \
 	exit $$status
 
 # Re-record Tests/Transcripts/*.jsonl from the end-to-end tests' real sessions (see README).

@@ -82,8 +82,12 @@ func run(_ step: inout Step, keys: [String], convert: [String], in cs: ComposerS
 func runDemo() throws -> Int32 {
     try FileManager.default.createDirectory(at: outDirectory, withIntermediateDirectories: true)
     say("starting a private Xvfb + D-Bus + IBus session (ibus-anthy, ibus-hangul)…")
-    let cs = try ComposerSession(.ibusAnthy, arguments: ["--profile", outDirectory.appendingPathComponent("profile").path],
-                                 name: "demo")
+    // No --profile: the app keeps its draft and messages in the session's own
+    // $XDG_DATA_HOME, inside the session folder. Every run starts afresh (empty input, no
+    // messages) whatever an earlier one saved (the conversion on screen at exit is kept as
+    // the draft), and the profile goes with the session. OUT_DIRECTORY only gets the
+    // screenshots and the trace.
+    let cs = try ComposerSession(.ibusAnthy, name: "demo")
     defer { cs.stop() }
 
     var japanese = Step(language: "Japanese", keys: "kyouhaiitenkidesune")

@@ -7,7 +7,7 @@ import TestHarness
 /// the engine has committed, Enter while composing only commits, the next Enter accepts.
 @Suite(.serialized)
 struct CompletionEndToEndTests {
-    static let artifacts = ComposerBinary.packageRoot.appendingPathComponent("out/test-artifacts")
+    static let artifacts = RunOutput.artifacts
 
     static func finish(_ cs: ComposerSession, transcript: String) throws {
         #expect(try cs.terminateApp() == 0)

@@ -273,6 +273,35 @@ struct HarnessSelfTests {
         #expect(!FileManager.default.fileExists(atPath: listFile), "the list is left")
         #expect(FileManager.default.fileExists(atPath: kept.path), "a directory not listed was removed")
     }
+
+    /// Switching IBus engines mid-test (`switchEngine`, as the headless demo does) leaves the
+    /// text the test has alone: the engine probe undoes only what the probe typed, against
+    /// the text just before it, not the text the app started with. Here it started with
+    /// "x": the committed あ was deleted as a probe leftover, and after a send (text "")
+    /// the next switch failed with "the engine probe changed the text from x to ".
+    @Test(.timeLimit(.minutes(2)))
+    func switchingEnginesKeepsWhatWasTypedAndSent() throws {
+        let cs = try ComposerSession(.ibusAnthy, arguments: ["--text", "x"], name: "self-switch-engine")
+        defer { cs.stop() }
+        let trace = cs.trace
+        func text() -> String? { trace.events(named: "text").last?["text"]?.stringValue }
+
+        let typed = trace.entries.count
+        try cs.xdotool.key(["a", "Return"])  // あ, confirmed
+        try trace.waitFor("xあ in the input", from: typed) {
+            $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "xあ"
+        }
+        try cs.switchEngine(to: .ibusHangul)
+        #expect(text() == "xあ", "the probe of ibus-hangul left the text the test typed")
+
+        let sent = trace.entries.count
+        try cs.xdotool.key(["Return"])
+        try trace.waitFor("xあ sent", from: sent) { $0["ev"]?.stringValue == "send" && $0["text"]?.stringValue == "xあ" }
+        try trace.waitFor("the input emptied", from: sent) { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "" }
+        try cs.switchEngine(to: .ibusAnthy)
+        #expect(text() == "", "the probe of ibus-anthy left the emptied input empty")
+        #expect(try cs.terminateApp() == 0)
+    }
 }
 
 /// PIDs whose environment carries the session marker.

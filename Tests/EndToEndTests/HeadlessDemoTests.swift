@@ -21,44 +21,63 @@ struct HeadlessDemoTests {
         return process
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    /// The demo run twice into the same folder, as `make run` twice in a row: each run
+    /// succeeds and starts afresh (an empty input, no messages), not from the draft the
+    /// earlier one saved (the conversion on screen at its exit) or its messages, so both
+    /// type and send the same (issue #31, item 6: the second run failed).
+    @Test(.timeLimit(.minutes(5)))
     func theDemoTypesJapaneseAndKoreanSavesScreenshotsAndSummarises() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         let temporary = try PrivateTemporaryDirectory()
         defer { temporary.remove() }
 
+        let first = try Self.runAndCheck(out: out, temporary: temporary, run: 1)
+        let second = try Self.runAndCheck(out: out, temporary: temporary, run: 2)
+        #expect(second == first, "the second run sent what the first did")
+    }
+
+    /// Runs the demo into `out` and checks what it leaves there; returns what it sent.
+    static func runAndCheck(out: URL, temporary: PrivateTemporaryDirectory, run: Int) throws -> [String] {
         let output = Pipe()
         let process = try Self.demo(out: out, temporary: temporary, output: output)
         try process.run()
         let summary = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "demo failed: \(summary)")
+        #expect(process.terminationStatus == 0, "run \(run): demo failed: \(summary)")
 
         for name in ["1-japanese-converting", "2-japanese-sent", "3-korean-composing",
                      "4-korean-sent", "5-messages-and-a-conversion"] {
             let png = try Data(contentsOf: out.appendingPathComponent(name + ".png"))
-            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(name).png is a PNG")
-            #expect(png.count > 2_000, "\(name).png has content")
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "run \(run): \(name).png is a PNG")
+            #expect(png.count > 2_000, "run \(run): \(name).png has content")
         }
 
         let trace = TraceLog(url: out.appendingPathComponent("trace.jsonl"))
+        #expect(trace.events(named: "text").first?["text"]?.stringValue == "",
+                "run \(run): the app started with an empty input")
+        #expect(trace.events(named: "history").isEmpty, "run \(run): the app started with no messages")
         let sends = trace.events(named: "send").compactMap { $0["text"]?.stringValue }
-        #expect(sends.count == 2, "\(sends)")
+        #expect(sends.count == 2, "run \(run): \(sends)")
         #expect(sends.last == "안녕하세요")
         #expect(sends.first?.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) } == true,
-                "the Japanese message has kanji: \(sends)")
+                "run \(run): the Japanese message has kanji: \(sends)")
         let exit = try #require(trace.events.last)
         #expect(exit["ev"]?.stringValue == "exit")
-        #expect(exit["preedit"]?.stringValue?.isEmpty == false, "exits while a conversion is pending")
-        #expect(exit["text"]?.stringValue == "", "the pending conversion never reached the text")
+        #expect(exit["preedit"]?.stringValue?.isEmpty == false, "run \(run): exits while a conversion is pending")
+        #expect(exit["text"]?.stringValue == "", "run \(run): the pending conversion never reached the text")
 
         #expect(summary.contains("안녕하세요") && summary.contains(sends.first ?? "?"), "\(summary)")
         #expect(summary.contains(out.path), "the summary says where the files are: \(summary)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+                == ["1-japanese-converting.png", "2-japanese-sent.png", "3-korean-composing.png",
+                    "4-korean-sent.png", "5-messages-and-a-conversion.png", "trace.jsonl"],
+                "run \(run): only the screenshots and the trace in \(out.path)")
 
         // Nothing outlives the demo: not its X server, buses, accessibility bus or input
-        // method, not its session folder.
+        // method, not its session folder (nor the app's profile in it).
         try temporary.expectNothingLeft()
+        return sends
     }
 
     /// Ctrl+C in the middle of the demo stops its whole session too.

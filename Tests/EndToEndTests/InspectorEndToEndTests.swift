@@ -8,7 +8,7 @@ import TestHarness
 /// and its replay decide the same), and a picture of it is kept (docs/inspector.png is one).
 @Suite(.serialized)
 struct InspectorEndToEndTests {
-    static let artifacts = ComposerBinary.packageRoot.appendingPathComponent("out/test-artifacts")
+    static let artifacts = RunOutput.artifacts
 
     @Test(.timeLimit(.minutes(2)))
     func theInspectorBesideAnAnthyConversionLeavesTheInputMethodAlone() throws {

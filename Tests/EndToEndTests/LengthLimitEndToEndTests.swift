@@ -8,7 +8,7 @@ import TestHarness
 /// limit, and soft mode colours the overflow.
 @Suite(.serialized)
 struct LengthLimitEndToEndTests {
-    static let artifacts = ComposerBinary.packageRoot.appendingPathComponent("out/test-artifacts")
+    static let artifacts = RunOutput.artifacts
 
     /// The scalar offset after `count` graphemes of `text`.
     static func scalars(inFirst count: Int, of text: String) -> Int {

@@ -10,7 +10,7 @@ import TestHarness
 @Suite(.serialized)
 struct WaylandKeyboardTests {
 
-    static let artifacts = ComposerBinary.packageRoot.appendingPathComponent("out/test-artifacts", isDirectory: true)
+    static let artifacts = RunOutput.artifacts
 
     @Test(.timeLimit(.minutes(3)))
     func keyboardShowsShrinksTheWindowAndFollowsSetVisible() throws {

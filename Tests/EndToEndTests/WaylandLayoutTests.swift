@@ -9,7 +9,7 @@ import TestHarness
 /// and every layout it reports fills its panel.
 @Suite(.serialized)
 struct WaylandLayoutTests {
-    static let artifacts = ComposerBinary.packageRoot.appendingPathComponent("out/test-artifacts", isDirectory: true)
+    static let artifacts = RunOutput.artifacts
 
     /// Region heights of a layout event and whether they fill its panel.
     static func fills(_ layout: JSONValue) -> Bool {

@@ -288,6 +288,9 @@ public final class ComposerSession: @unchecked Sendable {
     private func waitUntilEngineAnswers(_ kind: InputMethodKind? = nil) throws {
         let kind = kind ?? self.kind
         guard let probe = kind.probe else { return }
+        // What the input holds before the probe (the app's `--text` or saved draft at start,
+        // whatever the test typed or sent before a `switchEngine`): the probe must leave it so.
+        let textBefore = trace.events(named: "text").last?["text"]?.stringValue ?? ""
         var answered = false
         for _ in 0..<8 where !answered {
             let start = trace.entries.count
@@ -306,23 +309,24 @@ public final class ComposerSession: @unchecked Sendable {
         try trace.waitFor("the probe preedit to end", from: cancelFrom) {
             $0["ev"]?.stringValue == "preedit-end"
         }
-        try restoreTextAfterProbe()
+        try restoreText(textBefore)
         probeEndIndex = trace.entries.count
     }
 
     /// Keys sent before the engine was attached come back unconsumed and GTK types them
-    /// raw ("a"): delete them again so the test starts from the text it asked for.
-    private func restoreTextAfterProbe() throws {
-        let texts = trace.events(named: "text").compactMap { $0["text"]?.stringValue }
-        guard let initial = texts.first, let current = texts.last, current != initial else { return }
-        let extra = current.unicodeScalars.count - initial.unicodeScalars.count
+    /// raw ("a"): delete them again so the test goes on from the text it had, `before`
+    /// (the text just before the probe, not the app's first: after a `switchEngine` the
+    /// test may have typed or sent since, and that is not the probe's to undo).
+    private func restoreText(_ before: String) throws {
+        guard let current = trace.events(named: "text").last?["text"]?.stringValue, current != before else { return }
+        let extra = current.unicodeScalars.count - before.unicodeScalars.count
         guard extra > 0 else {
-            throw session.failure("the engine probe changed the text from \(initial) to \(current)")
+            throw session.failure("the engine probe changed the text from \(before) to \(current)")
         }
         let from = trace.entries.count
         try xdotool.key(Array(repeating: "BackSpace", count: extra))
-        try trace.waitFor("the text to be back to \(initial) after the probe", from: from) {
-            $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == initial
+        try trace.waitFor("the text to be back to \(before) after the probe", from: from) {
+            $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == before
         }
     }
 

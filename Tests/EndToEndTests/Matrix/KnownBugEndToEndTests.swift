@@ -178,7 +178,7 @@ struct KnownBugEndToEndTests {
     }
 }
 
-/// One known bug's row in docs/ime-matrix.md: `out/ime-matrix/bugs/<id>-<engine>.json`.
+/// One known bug's row in docs/ime-matrix.md: `<RunOutput.matrixResults>/bugs/<id>-<engine>.json`.
 enum KnownBugResult {
     static let titles = [
         "fcitx5-600": "fcitx/fcitx5#600: GTK 4.8 resets the Hangul preedit right after a commit (한그 → 한ㅡ)",

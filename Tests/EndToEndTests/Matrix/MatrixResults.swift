@@ -2,13 +2,15 @@ import Foundation
 import TestHarness
 
 /// One engine's row of docs/ime-matrix.md: each scenario passed, failed or not applicable,
-/// with a one-line reason. Written by the run to `out/ime-matrix/<engine>.json`;
-/// `scripts/ime-matrix.py` (run by `make test`) turns the files into the document.
+/// with a one-line reason. Written by the run to `<RunOutput.matrixResults>/<engine>.json`
+/// (`.build/ime-matrix/` unless `IME_MATRIX_RESULTS` says otherwise);
+/// `scripts/ime-matrix.py` turns the files into the document (`make test`: .build/ime-matrix.md;
+/// `make matrix-doc`: docs/ime-matrix.md).
 final class MatrixRow: @unchecked Sendable {
     enum Result: String { case passed, failed, notApplicable = "n/a" }
     struct Cell { let scenario: MatrixScenario; let result: Result; let reason: String }
 
-    static let directory = ComposerBinary.packageRoot.appendingPathComponent("out/ime-matrix")
+    static var directory: URL { RunOutput.matrixResults }
     let engine: MatrixEngine
     private(set) var cells: [Cell] = []
 
