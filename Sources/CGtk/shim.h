@@ -122,16 +122,6 @@ static inline int cgtk_dbus_proxy_bool(GDBusProxy *proxy, const char *property) 
     return result;
 }
 
-/// Lowers the calling thread's CPU priority by `increment` nice levels (on Linux, nice is
-/// per thread): background work then takes only what the GUI thread and the renderer's
-/// threads leave, also on a two-core machine. Failure is harmless and ignored.
-static inline void cgtk_lower_thread_priority(int increment) {
-    pid_t tid = (pid_t)syscall(SYS_gettid);
-    errno = 0;
-    int current = getpriority(PRIO_PROCESS, (id_t)tid);
-    if (errno == 0) (void)setpriority(PRIO_PROCESS, (id_t)tid, current + increment);
-}
-
 /// The accessible name of a widget whose content does not say it (gtk_accessible_update_property
 /// is variadic: Swift cannot call it).
 static inline void cgtk_accessible_set_label(GtkWidget *widget, const char *label) {

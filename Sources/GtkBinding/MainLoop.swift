@@ -69,11 +69,11 @@ public enum MainLoop {
                                                       then deliver: @escaping @MainActor (Value) -> Void) {
         let handOff = MainThreadHandOff(deliver)
         // A thread of its own that ends with the work: a libdispatch worker would stay
-        // behind and wake the process every second while it is idle. Niced, so that on a
-        // two-core machine it does not compete with the first frame (GTK's thread and the
-        // GL renderer's) but runs in what they leave.
+        // behind and wake the process every second while it is idle. Not niced: callers
+        // start it after the first frame, and a niced thread on a busy two-core machine
+        // (a build running) got a few per cent of a core — people and emoji arrived tens
+        // of seconds late, after the user had typed past the completion they wanted.
         Thread.detachNewThread {
-            cgtk_lower_thread_priority(10)
             let value = work()
             post(priority: priority) { handOff.body(value) }
         }
