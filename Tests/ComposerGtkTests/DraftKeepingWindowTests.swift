@@ -1,6 +1,6 @@
 import CGtk
 import GtkBinding
-import ComposerApp
+@_spi(Testing) import ComposerApp
 import ComposerCore
 import ComposerStore
 import Foundation
@@ -124,6 +124,31 @@ extension GtkWindowSuites {
             try await GtkFixture.wait("the notice gone after a save") { composer.storeNoticeShown == nil }
             try await GtkFixture.wait("the whole draft saved") { Self.saved(profileDirectory).draft.text == "still typing!" }
             #expect(composer.storeNoticeShown == nil)
+        }
+
+        /// Windows closed while their saves are failing and being retried (the profile cannot
+        /// be written): each close flushes, fails and reports; reports, timers and the saver's
+        /// thread may still be under way for a window already gone. Nothing may run for a
+        /// window that is gone, and every window is finalized. Seen once: a crash on the GTK
+        /// thread (a call through a freed closure) right after this kind of notice.
+        @Test func windowsClosedWhileTheirSavesFailAndRetry() async throws {
+            for round in 0..<12 {
+                let profileDirectory = try GtkFixture.newProfile()
+                let blocker = URL(fileURLWithPath: profileDirectory).appendingPathComponent(ProfileStore.fileName)
+                try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
+                let profile = ProfileOpening.open(directory: profileDirectory)
+                let (composer, _) = try await GtkFixture.composer(
+                    ComposerOptions(profileDirectory: profileDirectory, restoresDraft: true), profile: profile)
+                try GtkFixture.xdotool.type("round \(round)")
+                try await GtkFixture.wait("the text") { composer.model.text == "round \(round)" }
+                // Alternate: close at once (the save's delay still running), or once a failed
+                // save was reported (the saver's report on its way to the main loop).
+                if round.isMultiple(of: 2) {
+                    try await GtkFixture.wait("a save asked for") { composer.savesRequested > 0 }
+                }
+                GtkFixture.close(composer)
+                #expect(composer.isWindowDestroyed)
+            }
         }
 
         @Test func aDamagedDatabaseIsMovedAsideAndSaidSo() async throws {

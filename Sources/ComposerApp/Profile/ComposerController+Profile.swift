@@ -56,6 +56,9 @@ extension ComposerController {
     /// The texts of the message list as shown (tests).
     public var shownMessages: [String] { ui.messageList.shownTexts }
 
+    /// Drafts handed to the saver so far (tests wait on it).
+    @_spi(Testing) public var savesRequested: Int { draftKeeper?.savesRequested ?? 0 }
+
     /// Writes the draft and everything pending now (tests; every exit path does it).
     public func flushProfile() { draftKeeper?.flush(model) }
 }
