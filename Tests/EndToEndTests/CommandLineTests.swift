@@ -75,6 +75,38 @@ import TestHarness
         #expect(!soft.stdout.contains(#""ev":"limit","#) && soft.stdout.contains(#""limit_mode":"soft""#))
     }
 
+    /// A transcript as 2026-11-23's build wrote its start line (no limit, limit_mode, unit or
+    /// data): replayed with what that build used, or with the flags, and stderr says which.
+    @Test func anOlderStartLineIsReplayedWithAssumedOrGivenSettingsAndSaysWhich() throws {
+        let session = try TestSession(name: "cli-replay-older")
+        defer { session.stop() }
+        let file = session.directory.appendingPathComponent("older.jsonl")
+        var lines = try String(contentsOfFile: Self.seed004, encoding: .utf8).split(separator: "\n").map(String.init)
+        let start = try #require(lines[0].range(of: #","limit":10,"limit_mode":"hard","unit":"graphemes","data":"[^"]*""#,
+                                                options: .regularExpression), "\(lines[0])")
+        lines[0].removeSubrange(start)
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+
+        let assumed = try run(["replay", file.path])
+        #expect(assumed.status == 0, "\(assumed.stderr)")
+        let note = "ime-composer: \(file.path): the start line has no limit, limit_mode, unit, data (an older recording); "
+        #expect(assumed.stderr.hasPrefix(note + "assumed 200, soft, graphemes and the default data directory "), "\(assumed.stderr)")
+        #expect(assumed.stderr.hasSuffix(" (what that build used)\n") && assumed.stderr.split(separator: "\n").count == 1,
+                "one line: \(assumed.stderr)")
+        #expect(assumed.stdout.hasPrefix(#"{"ev":"start","t":213,"v":1,"backend":"x11","im_module":"ibus","limit":200,"limit_mode":"soft","unit":"graphemes","data":""#),
+                "\(assumed.stdout.prefix(300))")
+        #expect(!assumed.stdout.contains(#""ev":"limit","#), "soft: nothing is cut")
+
+        // The recording's own settings given as flags: it decides exactly what was recorded.
+        let given = try run(["replay", "--check", "--limit", "10", "--limit-mode", "hard", "--count", "graphemes",
+                             "--data", Self.data, file.path])
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(given.stderr == note + "took --limit 10, --limit-mode hard, --count graphemes, --data \(Self.data) from the command line\n")
+        #expect(given.stdout.contains(#""ev":"limit","#))
+    }
+
+    static let data = ComposerBinary.packageRoot.appendingPathComponent("data").path
+
     @Test func aMalformedTranscriptIsFileLineReasonAndStatusTwo() throws {
         let session = try TestSession(name: "cli-replay")
         defer { session.stop() }
