@@ -62,6 +62,7 @@ struct Replay: ParsableCommand {
         } catch {
             throw TranscriptFailure(error: error)
         }
+        for note in output.notes { FileHandle.standardError.write(Data("ime-composer: \(note)\n".utf8)) }
         for problem in replayData.problems.prefix(20) + output.warnings {
             FileHandle.standardError.write(Data("ime-composer: warning: \(problem)\n".utf8))
         }

@@ -28,6 +28,24 @@ struct OlderTranscriptTests {
         return (try Transcript(contentsOf: path), try Transcript(text: lines.joined(separator: "\n") + "\n", name: name))
     }
 
+    /// A recorded transcript as 2026-11-23's build would have written it (its encoder, 7f82c13):
+    /// the start line without settings, no `settle`, `selection`, `command`, `data`,
+    /// `diverged`, `input-method-lost` or `history` lines, keys without `shift` and `forwarded`.
+    static func asWrittenOn20261123(_ name: String) throws -> String {
+        let path = repositoryRoot().appendingPathComponent("Tests/Transcripts/\(name).jsonl").path
+        let newer: Set<String> = ["settle", "selection", "command", "data", "diverged", "input-method-lost", "history"]
+        var lines: [String] = []
+        for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") {
+            guard case .object(let members) = try JSONValue.parse(String(line)) else { throw TranscriptProblem("not an object") }
+            let event = members.first?.1.stringValue ?? ""
+            if newer.contains(event) { continue }
+            let dropped: Set<String> = event == "start" ? ["limit", "limit_mode", "unit", "data", "osk_inset"]
+                : event == "key" ? ["shift", "forwarded"] : []
+            lines.append(JSONValue.object(members.filter { !dropped.contains($0.0) }).serialized())
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     @Test func aStartLineWithoutTheSettingsIsReadWithThatBuildsDefaults() throws {
         let transcript = try Self.transcript([Self.olderStart, Self.exit])
         #expect(transcript.unrecordedSettings == [.limit, .limitMode, .unit, .data])
@@ -116,5 +134,52 @@ struct OlderTranscriptTests {
         let hard = try Replayer(transcript: older, settings: given.settings, data: data).run()
         #expect(ReplayComparison.firstDifference(recorded: recorded, replayed: hard) == nil)
         #expect(Outcome(hard).limitCuts == ["にゃー"])
+    }
+
+    // MARK: An older recording's body
+
+    /// Real sessions written as that build wrote them: no line said when input settled or
+    /// when the data arrived. With the settles inferred from the lines they write and the
+    /// data taken as arrived at `ready`, each replays to exactly the decisions it recorded
+    /// (the hard limits with the recording's settings as flags, as its owner would give them).
+    @Test(arguments: ["ibus-anthy-koneko-send", "ibus-hangul-hard-limit", "fcitx5-anthy-hard-limit",
+                      "completion-ibus-anthy-kana-mention", "gtk-dead-keys-hard-limit"])
+    func anOlderRecordingReplaysToTheDecisionsItRecorded(name: String) throws {
+        let text = try Self.asWrittenOn20261123(name)
+        #expect(!text.contains(#""ev":"settle""#) && !text.contains(#""ev":"data""#))
+        let older = try Transcript(text: text, name: name)
+        let recorded = try Transcript(contentsOf: repositoryRoot().appendingPathComponent("Tests/Transcripts/\(name).jsonl").path)
+        let dataPath = repositoryRoot().appendingPathComponent("data").path
+        let flags = ReplaySettings.Flags(limit: recorded.settings.limit.limit, limitMode: recorded.settings.limit.mode,
+                                         count: recorded.settings.limit.unit)
+        let chosen = ReplaySettings(transcript: older, flags: flags, defaultDataDirectory: dataPath)
+        let output = try Replayer(transcript: older, settings: chosen.settings, data: ReplayData.load(from: dataPath)).run()
+        #expect(ReplayComparison.firstDifference(recorded: older, replayed: output) == nil)
+        #expect(output.warnings == [])
+        #expect(output.notes == [
+            "\(name): no line says when input settled (an older recording): the replay settles before the lines a settle "
+                + "writes (limit, overflow, completion, text, the composer's own edits); clicks, caret moves and buttons were "
+                + "not recorded then and are not replayed",
+            "\(name): no line says when people, channels and emoji arrived (an older recording): the replay takes them as "
+                + "arrived when the window was ready",
+        ])
+        let expectation = try Expectation(contentsOf: repositoryRoot().appendingPathComponent("Tests/Transcripts/\(name).expected.json"))
+        expectation.check(output)
+    }
+
+    /// A newer recording always has its settles and data lines: none are made up for it, even
+    /// when it has none (nothing settled), and its replay notes nothing.
+    @Test func aNewerRecordingGetsNoInferredSettles() throws {
+        let newer = try Self.transcript([
+            #"{"ev":"start","t":0,"v":1,"backend":"x11","im_module":"ibus","limit":200,"limit_mode":"soft","unit":"graphemes","data":""}"#,
+            #"{"ev":"text","t":1,"text":"","caret":0,"sel":[0,0]}"#, #"{"ev":"ready","t":2}"#, Self.exit])
+        let output = try Replayer(transcript: newer, settings: newer.settings, data: .empty).run()
+        #expect(output.notes == [])
+        #expect(!output.events.contains { $0.t < 9 && ($0.event.name == "overflow" || $0.event.name == "text") },
+                "no settle before the exit, so none of a settle's lines")
+        let older = try Self.transcript([Self.olderStart, #"{"ev":"text","t":1,"text":"","caret":0,"sel":[0,0]}"#,
+                                         #"{"ev":"ready","t":2}"#, Self.exit])
+        let inferred = try Replayer(transcript: older, settings: older.settings, data: .empty).run()
+        #expect(inferred.events.contains { $0.t == 1 && $0.event.name == "text" }, "the older one settles at its text line")
     }
 }
