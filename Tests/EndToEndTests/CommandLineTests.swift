@@ -107,6 +107,24 @@ import TestHarness
 
     static let data = ComposerBinary.packageRoot.appendingPathComponent("data").path
 
+    /// A session as 2026-11-23's build wrote it, kept in Tests/Transcripts: `--check` finds
+    /// the recorded decisions, and stderr says what was assumed and inferred.
+    @Test func aTranscriptAsThatBuildWroteItReplaysToItsDecisions() throws {
+        let file = Transcripts.directory.appendingPathComponent("v1-2026-11-23-completion-ibus-anthy-kana-mention.jsonl").path
+        let outcome = try run(["replay", "--check", "--data", Self.data, file])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.split(separator: "\n").map(String.init) == [
+            "ime-composer: \(file): the start line has no limit, limit_mode, unit, data (an older recording); took --data "
+                + "\(Self.data) from the command line; assumed 200, soft, graphemes (what that build used)",
+            "ime-composer: \(file): no line says when input settled (an older recording): the replay settles before the lines "
+                + "a settle writes (limit, overflow, completion, text, the composer's own edits); clicks, caret moves and "
+                + "buttons were not recorded then and are not replayed",
+            "ime-composer: \(file): no line says when people, channels and emoji arrived (an older recording): the replay "
+                + "takes them as arrived when the window was ready",
+        ])
+        #expect(outcome.stdout.contains(#""ev":"accept","t":"#) && outcome.stdout.contains(#""text":"@tanaka ""#))
+    }
+
     @Test func aMalformedTranscriptIsFileLineReasonAndStatusTwo() throws {
         let session = try TestSession(name: "cli-replay")
         defer { session.stop() }
