@@ -437,6 +437,13 @@ struct DoctorTests {
         #expect(json["facts"]?["fcitx5"]?["answering"] == .bool(false))
         #expect(json["facts"]?["environment"]?["XMODIFIERS"] == .string("@im=fcitx"))
         #expect(json["facts"]?["installed_modules"] == .array([.string("fcitx"), .string("fcitx5"), .string("ibus")]))
+        #expect(json["facts"]?["ibus_preload_engines"] == .null, "not read")
+        #expect(json["facts"]?["fcitx5_profile_input_methods"] == .null, "no profile")
+        facts.ibusPreloadEngines = ["anthy", "hangul"]
+        facts.fcitx5ProfileInputMethods = []
+        let read = try JSONValue.parse(Doctor.diagnose(facts).json(facts: facts).serialized())
+        #expect(read["facts"]?["ibus_preload_engines"] == .array([.string("anthy"), .string("hangul")]))
+        #expect(read["facts"]?["fcitx5_profile_input_methods"] == .array([]))
     }
 
     // MARK: reading the facts
@@ -458,6 +465,50 @@ struct DoctorTests {
         #expect(InputFramework(xmodifiers: "@im=fcitx5") == .fcitx5)
         #expect(InputFramework(xmodifiers: "@im=none") == nil)
         #expect(InputFramework(xmodifiers: "") == nil)
+    }
+
+    @Test func preloadEnginesAreReadFromGsettingsText() {
+        #expect(GVariantText.strings("@as []\n") == [])
+        #expect(GVariantText.strings("['anthy', 'hangul']\n") == ["anthy", "hangul"])
+        #expect(GVariantText.strings("['xkb:us::eng']") == ["xkb:us::eng"])
+        #expect(GVariantText.strings(#"["it's", 'a\'b', 'c\\d']"#) == ["it's", "a'b", "c\\d"])
+        #expect(GVariantText.strings("[]") == [])
+        for bad in ["", "'anthy'", "['anthy'", "['anthy',]", "['anthy' 'hangul']", "[anthy]", "['a'] x"] {
+            #expect(GVariantText.strings(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func fcitx5ProfileGivesEveryGroupsInputMethods() {
+        let profile = """
+            [Groups/0]
+            # Group Name
+            Name=Default
+            Default Layout=us
+            DefaultIM=anthy
+
+            [Groups/0/Items/0]
+            Name=keyboard-us
+            Layout=
+
+            [Groups/0/Items/1]
+            Name = anthy
+
+            [Groups/1]
+            Name=Other
+
+            [Groups/1/Items/0]
+            Name=mozc
+
+            [Groups/1/Items/1]
+            Name=anthy
+
+            [GroupOrder]
+            0=Default
+            1=Other
+            """
+        #expect(Fcitx5Profile.inputMethods(inProfile: profile) == ["keyboard-us", "anthy", "mozc"])
+        #expect(Fcitx5Profile.inputMethods(inProfile: "") == [])
+        #expect(Fcitx5Profile.inputMethods(inProfile: "[Groups/0]\nName=mozc\n") == [], "a group's name is no input method")
     }
 
     @Test func theBackendFollowsGdkBackendThenTheDisplays() {

@@ -91,6 +91,7 @@ struct DoctorEndToEndTests {
         #expect(json["facts"]?["ibus"]?["engine"] == .string("anthy"))
         #expect(json["facts"]?["environment"]?["GTK_IM_MODULE"] == .string("ibus"))
         #expect(json["facts"]?["ibus_components"]?.arrayValue?.contains(.string("anthy")) == true)
+        #expect(json["facts"]?["ibus_preload_engines"] == .array([]), "read from the session's GSettings: none set")
         #expect(json["facts"]?["installed_modules"]?.arrayValue?.contains(.string("ibus")) == true)
         // The installed IBus release, and ibus/ibus#2522 named for the releases before its fix
         // (KnownBugEndToEndTests shows this machine's 1.5.27 affected).
@@ -144,6 +145,8 @@ struct DoctorEndToEndTests {
         }
         #expect(severity(try #require(served), "ibus-served-by-fcitx5") == "info")
         #expect(served?["exit_status"] == .int(0))
+        // The profile the harness wrote (Fcitx5.writeConfiguration): the input methods one switches between.
+        #expect(served?["facts"]?["fcitx5_profile_input_methods"] == .array([.string("keyboard-us"), .string("anthy")]))
 
         // (e) A Wayland session where GTK_IM_MODULE forces fcitx: the candidate window warning.
         let wayland = try report(session, environment: env.merging([
