@@ -330,22 +330,66 @@ struct DoctorTests {
 
     // MARK: engines
 
-    @Test func ibusHangulEventForwardingIsAWarningWhenIBusIsInUse() {
+    /// Issue #31, item 5: ibus-hangul's event forwarding loses keys only for someone typing
+    /// with ibus-hangul — the engine now, or one switch away in IBus's preload-engines.
+    @Test func ibusHangulEventForwardingIsAWarningWhenHangulIsTheEngine() {
         var facts = Self.healthyIBus()
+        facts.ibus = .answering(current: "hangul")
         facts.engineSettings[EngineSetting.hangulEventForwarding.rawValue] = "true"
-        var finding = Doctor.diagnose(facts).finding("ibus-hangul-event-forwarding")
+        let report = Doctor.diagnose(facts)
+        var finding = report.finding("ibus-hangul-event-forwarding")
         #expect(finding?.severity == .warning)
+        #expect(finding?.summary.hasPrefix("ibus-hangul (IBus's engine now) forwards keys") == true, "\(String(describing: finding))")
         #expect(finding?.fix == "gsettings set org.freedesktop.ibus.engine.hangul use-event-forwarding false, then ibus restart.")
+        #expect(report.exitStatus == 1)
         facts.engineSettings[EngineSetting.hangulEventForwarding.rawValue] = nil
         finding = Doctor.diagnose(facts).finding("ibus-hangul-event-forwarding")
         #expect(finding?.severity == .warning)
         #expect(finding?.summary.contains("could not be read; on is the default") == true)
     }
 
+    @Test func ibusHangulEventForwardingIsAWarningWhenHangulIsInPreloadEngines() {
+        var facts = Self.healthyIBus()
+        facts.engineSettings[EngineSetting.hangulEventForwarding.rawValue] = "true"
+        facts.ibusPreloadEngines = ["xkb:us::eng", "anthy", "hangul"]
+        let report = Doctor.diagnose(facts)
+        let finding = report.finding("ibus-hangul-event-forwarding")
+        #expect(finding?.severity == .warning)
+        #expect(finding?.summary.hasPrefix("ibus-hangul (in IBus's preload-engines) forwards keys") == true, "\(String(describing: finding))")
+        #expect(report.exitStatus == 1)
+    }
+
+    /// The issue's case: ibus-anthy in use, ibus-hangul installed with its default event
+    /// forwarding — a note that says why it is one, and exit status 0.
+    @Test func ibusHangulEventForwardingIsANoteWhenHangulIsOnlyInstalled() {
+        var facts = Self.healthyIBus()
+        facts.engineSettings[EngineSetting.hangulEventForwarding.rawValue] = "true"
+        facts.ibusPreloadEngines = ["anthy"]
+        var report = Doctor.diagnose(facts)
+        var finding = report.finding("ibus-hangul-event-forwarding")
+        #expect(finding?.severity == .info)
+        #expect(finding?.summary == "ibus-hangul (installed, neither IBus's engine nor in its preload-engines) forwards keys it "
+                + "does not use back to the application: typing Korean with it under GTK 4 would lose Return and BackSpace")
+        #expect(finding?.fix != nil, "the fix is still worth knowing before switching to it")
+        #expect(report.exitStatus == 0, "\(nothingToFix(report))")
+        // preload-engines could not be read: not known to be used, so a note that says so.
+        facts.ibusPreloadEngines = nil
+        report = Doctor.diagnose(facts)
+        finding = report.finding("ibus-hangul-event-forwarding")
+        #expect(finding?.severity == .info && report.exitStatus == 0)
+        #expect(finding?.summary.contains("IBus's preload-engines could not be read") == true, "\(String(describing: finding))")
+    }
+
     @Test func ibusHangulEventForwardingIsOnlyANoteWhenIBusIsNotInUse() {
         var facts = Self.healthyFcitx5()
         facts.ibusComponents.append("hangul")
         #expect(severity(Doctor.diagnose(facts), "ibus-hangul-event-forwarding") == .info)
+        // Listed in IBus's preload-engines, but IBus is not what anyone reaches.
+        facts.ibusPreloadEngines = ["hangul"]
+        let report = Doctor.diagnose(facts)
+        #expect(severity(report, "ibus-hangul-event-forwarding") == .info)
+        #expect(report.finding("ibus-hangul-event-forwarding")?.summary.contains("in IBus's preload-engines, but IBus is not in use") == true)
+        #expect(report.exitStatus == 0)
     }
 
     @Test func enginesStartingInLatinModeAreNotes() {
@@ -381,6 +425,33 @@ struct DoctorTests {
         #expect(severity(Doctor.diagnose(facts), "mozc-as-root") == .info)
         facts.isRoot = false
         #expect(Doctor.diagnose(facts).finding("mozc-as-root") == nil)
+    }
+
+    /// One switch away (IBus's preload-engines, fcitx5's profile) Mozc would convert nothing
+    /// as root: a warning, so exit status 1.
+    @Test func mozcAsRootIsAWarningWhileOneSwitchAway() {
+        var facts = Self.healthyIBus()
+        facts.isRoot = true
+        facts.ibusComponents.append("mozc")
+        facts.ibusPreloadEngines = ["anthy", "mozc-jp"]
+        var report = Doctor.diagnose(facts)
+        #expect(severity(report, "mozc-as-root") == .warning)
+        #expect(report.finding("mozc-as-root")?.summary.contains("one switch away") == true)
+        #expect(report.exitStatus == 1)
+
+        facts = Self.healthyFcitx5()
+        facts.isRoot = true
+        facts.fcitx5InputMethods.append("mozc")
+        facts.fcitx5ProfileInputMethods = ["keyboard-us", "anthy"]
+        #expect(severity(Doctor.diagnose(facts), "mozc-as-root") == .info)
+        facts.fcitx5ProfileInputMethods = ["keyboard-us", "anthy", "mozc"]
+        report = Doctor.diagnose(facts)
+        #expect(severity(report, "mozc-as-root") == .warning)
+        #expect(report.exitStatus == 1)
+        facts.fcitx5 = .notAnswering
+        facts.environment["GTK_IM_MODULE"] = "ibus"
+        facts.ibus = .answering(current: "anthy")
+        #expect(severity(Doctor.diagnose(facts), "mozc-as-root") == .info, "in fcitx5's profile, but fcitx5 is not in use")
     }
 
     @Test func noEnginesAtAllIsANote() {

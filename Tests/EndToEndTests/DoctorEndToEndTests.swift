@@ -57,7 +57,7 @@ struct DoctorEndToEndTests {
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
-    // MARK: (b) ibus-daemon with anthy, (d) then stopped, (e) a crafted XMODIFIERS, (f) --json
+    // MARK: (b) ibus-daemon with anthy, (d) then stopped, (e) a crafted XMODIFIERS, (f) --json, (h) ibus-hangul beside it
 
     @Test(.timeLimit(.minutes(2)))
     func ibusWithAnthyIsNamedThenStoppingItIsAProblem() throws {
@@ -109,6 +109,30 @@ struct DoctorEndToEndTests {
         let mismatch = try report(session, environment: env.merging(["XMODIFIERS": "@im=fcitx"]) { $1 })
         #expect(severity(mismatch, "xmodifiers-mismatch") == "warning")
         #expect(mismatch["exit_status"] == .int(1))
+
+        // (h) ibus-hangul installed with its event forwarding on (its default) while anthy is
+        // typed with: a note, exit 0 (issue #31, item 5); a warning once hangul is one switch
+        // away in IBus's preload-engines, or the engine itself.
+        try Prerequisites.requireIBusEngine("hangul")
+        try IBus.gsettingsSet(session, schema: "org.freedesktop.ibus.engine.hangul", key: "use-event-forwarding", value: "true")
+        try IBus.gsettingsSet(session, schema: "org.freedesktop.ibus.general", key: "preload-engines", value: "['anthy']")
+        let installedOnly = try report(session, environment: env)
+        #expect(severity(installedOnly, "ibus-hangul-event-forwarding") == "info", "\(installedOnly.serialized())")
+        #expect(installedOnly["exit_status"] == .int(0))
+        #expect(installedOnly["facts"]?["ibus_preload_engines"] == .array([.string("anthy")]))
+        let installedText = try doctor(session, environment: env)
+        #expect(installedText.status == 0 && installedText.stdout.contains(
+            "ibus-hangul (installed, neither IBus's engine nor in its preload-engines) forwards keys"), "\(installedText.stdout)")
+        try IBus.gsettingsSet(session, schema: "org.freedesktop.ibus.general", key: "preload-engines", value: "['anthy', 'hangul']")
+        let preloaded = try report(session, environment: env)
+        #expect(severity(preloaded, "ibus-hangul-event-forwarding") == "warning")
+        #expect(preloaded["exit_status"] == .int(1))
+        try IBus.gsettingsSet(session, schema: "org.freedesktop.ibus.general", key: "preload-engines", value: "['anthy']")
+        try ibus.setEngine("hangul")
+        let current = try report(session, environment: env)
+        #expect(severity(current, "ibus-hangul-event-forwarding") == "warning", "\(current.serialized())")
+        #expect(current["facts"]?["ibus"]?["engine"] == .string("hangul"))
+        #expect(current["exit_status"] == .int(1))
 
         // (d) The daemon goes away: the doctor says so as soon as the bus does.
         ibus.stop()
