@@ -28,6 +28,12 @@ struct DoctorProbe {
         for setting in EngineSetting.allCases where facts.ibusComponents.contains(setting.component) {
             facts.engineSettings[setting.rawValue] = gsettings(setting.schema, setting.key)
         }
+        // The engines one switches between: an engine's quirk is a warning while it is one of
+        // them, a note while it is only installed.
+        if !facts.ibusComponents.isEmpty {
+            facts.ibusPreloadEngines = gsettings("org.freedesktop.ibus.general", "preload-engines").flatMap(GVariantText.strings)
+        }
+        facts.fcitx5ProfileInputMethods = fcitx5Profile().map(Fcitx5Profile.inputMethods(inProfile:))
         facts.isRoot = getuid() == 0
         facts.ibusVersion = ibusVersion()
 
@@ -126,6 +132,23 @@ struct DoctorProbe {
         let value = environment["XDG_DATA_DIRS"] ?? ""
         let dirs = (value.isEmpty ? "/usr/local/share:/usr/share" : value).split(separator: ":").map(String.init)
         return dirs.contains("/usr/share") ? dirs : dirs + ["/usr/share"]
+    }
+
+    /// fcitx5's profile: the user's, else the first in `$XDG_CONFIG_DIRS` (default /etc/xdg),
+    /// as fcitx5 looks for it; nil when there is none. Only a regular file of at most 1 MiB is
+    /// read (a FIFO there would block the doctor).
+    private func fcitx5Profile() -> String? {
+        let configDirs = (environment["XDG_CONFIG_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg")
+            .split(separator: ":").map(String.init)
+        for directory in [configHome] + configDirs {
+            let path = directory + "/fcitx5/profile"
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }  // follows a symbolic link, as fcitx5 does
+            guard info.st_mode & S_IFMT == S_IFREG, info.st_size <= 1 << 20,
+                  let data = FileManager.default.contents(atPath: path) else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
+        return nil
     }
 
     /// GTK 4's settings.ini files, highest precedence first: the user's, `$XDG_CONFIG_DIRS`'

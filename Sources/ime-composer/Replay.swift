@@ -11,19 +11,22 @@ struct Replay: ParsableCommand {
             The recorded input events (keys, preedits, commits, surrounding-text requests, edits, \
             selections, settles, commands) are fed to the composer with the recorded settings, or \
             with the ones given here. The same transcript always gives the same output. \
+            A start line without the settings (a recording from before they were written there) \
+            takes them from these options, else from what that build used (limit 200, soft, graphemes, \
+            the default data directory), and a note on stderr says which. \
             A malformed transcript is reported as FILE:LINE: reason (exit status 2).
             """)
 
     @Argument(help: ArgumentHelp("A trace written by `ime-composer --trace FILE`.", valueName: "FILE"))
     var file: String
 
-    @Option(help: "Message length limit (default: the recorded one).")
+    @Option(help: "Message length limit (default: the recorded one; 200 when the recording has none).")
     var limit: Int?
 
-    @Option(name: .customLong("limit-mode"), help: "soft or hard (default: the recorded mode).")
+    @Option(name: .customLong("limit-mode"), help: "soft or hard (default: the recorded mode; soft when the recording has none).")
     var limitMode: LengthLimit.Mode?
 
-    @Option(help: "What the limit counts: graphemes, scalars or utf16 (default: the recorded unit).")
+    @Option(help: "What the limit counts: graphemes, scalars or utf16 (default: the recorded unit; graphemes when the recording has none).")
     var count: CountUnit?
 
     @Option(help: ArgumentHelp("Directory with people.jsonl, channels.jsonl and emoji.jsonl (default: the recorded "
@@ -44,11 +47,14 @@ struct Replay: ParsableCommand {
         } catch {
             throw TranscriptFailure(error: error)
         }
-        var settings = transcript.settings
-        if let limit { settings.limit.limit = limit }
-        if let limitMode { settings.limit.mode = limitMode }
-        if let count { settings.limit.unit = count }
-        settings.dataDirectory = dataDirectory(recorded: transcript.settings.dataDirectory)
+        // An older recording's start line lacks settings: the flags give them, else what
+        // that build used; either way the note says so before anything else is printed.
+        let chosen = ReplaySettings(transcript: transcript,
+                                    flags: .init(limit: limit, limitMode: limitMode, count: count, data: data),
+                                    defaultDataDirectory: DataDirectory.defaultPath)
+        if let note = chosen.note { FileHandle.standardError.write(Data("ime-composer: \(note)\n".utf8)) }
+        var settings = chosen.settings
+        if !chosen.dataIsDefault { settings.dataDirectory = dataDirectory(recorded: transcript.settings.dataDirectory) }
         let replayData = ReplayData.load(from: settings.dataDirectory)
         let output: Replayer.Output
         do {
@@ -56,6 +62,7 @@ struct Replay: ParsableCommand {
         } catch {
             throw TranscriptFailure(error: error)
         }
+        for note in output.notes { FileHandle.standardError.write(Data("ime-composer: \(note)\n".utf8)) }
         for problem in replayData.problems.prefix(20) + output.warnings {
             FileHandle.standardError.write(Data("ime-composer: warning: \(problem)\n".utf8))
         }

@@ -330,22 +330,66 @@ struct DoctorTests {
 
     // MARK: engines
 
-    @Test func ibusHangulEventForwardingIsAWarningWhenIBusIsInUse() {
+    /// Issue #31, item 5: ibus-hangul's event forwarding loses keys only for someone typing
+    /// with ibus-hangul — the engine now, or one switch away in IBus's preload-engines.
+    @Test func ibusHangulEventForwardingIsAWarningWhenHangulIsTheEngine() {
         var facts = Self.healthyIBus()
+        facts.ibus = .answering(current: "hangul")
         facts.engineSettings[EngineSetting.hangulEventForwarding.rawValue] = "true"
-        var finding = Doctor.diagnose(facts).finding("ibus-hangul-event-forwarding")
+        let report = Doctor.diagnose(facts)
+        var finding = report.finding("ibus-hangul-event-forwarding")
         #expect(finding?.severity == .warning)
+        #expect(finding?.summary.hasPrefix("ibus-hangul (IBus's engine now) forwards keys") == true, "\(String(describing: finding))")
         #expect(finding?.fix == "gsettings set org.freedesktop.ibus.engine.hangul use-event-forwarding false, then ibus restart.")
+        #expect(report.exitStatus == 1)
         facts.engineSettings[EngineSetting.hangulEventForwarding.rawValue] = nil
         finding = Doctor.diagnose(facts).finding("ibus-hangul-event-forwarding")
         #expect(finding?.severity == .warning)
         #expect(finding?.summary.contains("could not be read; on is the default") == true)
     }
 
+    @Test func ibusHangulEventForwardingIsAWarningWhenHangulIsInPreloadEngines() {
+        var facts = Self.healthyIBus()
+        facts.engineSettings[EngineSetting.hangulEventForwarding.rawValue] = "true"
+        facts.ibusPreloadEngines = ["xkb:us::eng", "anthy", "hangul"]
+        let report = Doctor.diagnose(facts)
+        let finding = report.finding("ibus-hangul-event-forwarding")
+        #expect(finding?.severity == .warning)
+        #expect(finding?.summary.hasPrefix("ibus-hangul (in IBus's preload-engines) forwards keys") == true, "\(String(describing: finding))")
+        #expect(report.exitStatus == 1)
+    }
+
+    /// The issue's case: ibus-anthy in use, ibus-hangul installed with its default event
+    /// forwarding — a note that says why it is one, and exit status 0.
+    @Test func ibusHangulEventForwardingIsANoteWhenHangulIsOnlyInstalled() {
+        var facts = Self.healthyIBus()
+        facts.engineSettings[EngineSetting.hangulEventForwarding.rawValue] = "true"
+        facts.ibusPreloadEngines = ["anthy"]
+        var report = Doctor.diagnose(facts)
+        var finding = report.finding("ibus-hangul-event-forwarding")
+        #expect(finding?.severity == .info)
+        #expect(finding?.summary == "ibus-hangul (installed, neither IBus's engine nor in its preload-engines) forwards keys it "
+                + "does not use back to the application: typing Korean with it under GTK 4 would lose Return and BackSpace")
+        #expect(finding?.fix != nil, "the fix is still worth knowing before switching to it")
+        #expect(report.exitStatus == 0, "\(nothingToFix(report))")
+        // preload-engines could not be read: not known to be used, so a note that says so.
+        facts.ibusPreloadEngines = nil
+        report = Doctor.diagnose(facts)
+        finding = report.finding("ibus-hangul-event-forwarding")
+        #expect(finding?.severity == .info && report.exitStatus == 0)
+        #expect(finding?.summary.contains("IBus's preload-engines could not be read") == true, "\(String(describing: finding))")
+    }
+
     @Test func ibusHangulEventForwardingIsOnlyANoteWhenIBusIsNotInUse() {
         var facts = Self.healthyFcitx5()
         facts.ibusComponents.append("hangul")
         #expect(severity(Doctor.diagnose(facts), "ibus-hangul-event-forwarding") == .info)
+        // Listed in IBus's preload-engines, but IBus is not what anyone reaches.
+        facts.ibusPreloadEngines = ["hangul"]
+        let report = Doctor.diagnose(facts)
+        #expect(severity(report, "ibus-hangul-event-forwarding") == .info)
+        #expect(report.finding("ibus-hangul-event-forwarding")?.summary.contains("in IBus's preload-engines, but IBus is not in use") == true)
+        #expect(report.exitStatus == 0)
     }
 
     @Test func enginesStartingInLatinModeAreNotes() {
@@ -381,6 +425,33 @@ struct DoctorTests {
         #expect(severity(Doctor.diagnose(facts), "mozc-as-root") == .info)
         facts.isRoot = false
         #expect(Doctor.diagnose(facts).finding("mozc-as-root") == nil)
+    }
+
+    /// One switch away (IBus's preload-engines, fcitx5's profile) Mozc would convert nothing
+    /// as root: a warning, so exit status 1.
+    @Test func mozcAsRootIsAWarningWhileOneSwitchAway() {
+        var facts = Self.healthyIBus()
+        facts.isRoot = true
+        facts.ibusComponents.append("mozc")
+        facts.ibusPreloadEngines = ["anthy", "mozc-jp"]
+        var report = Doctor.diagnose(facts)
+        #expect(severity(report, "mozc-as-root") == .warning)
+        #expect(report.finding("mozc-as-root")?.summary.contains("one switch away") == true)
+        #expect(report.exitStatus == 1)
+
+        facts = Self.healthyFcitx5()
+        facts.isRoot = true
+        facts.fcitx5InputMethods.append("mozc")
+        facts.fcitx5ProfileInputMethods = ["keyboard-us", "anthy"]
+        #expect(severity(Doctor.diagnose(facts), "mozc-as-root") == .info)
+        facts.fcitx5ProfileInputMethods = ["keyboard-us", "anthy", "mozc"]
+        report = Doctor.diagnose(facts)
+        #expect(severity(report, "mozc-as-root") == .warning)
+        #expect(report.exitStatus == 1)
+        facts.fcitx5 = .notAnswering
+        facts.environment["GTK_IM_MODULE"] = "ibus"
+        facts.ibus = .answering(current: "anthy")
+        #expect(severity(Doctor.diagnose(facts), "mozc-as-root") == .info, "in fcitx5's profile, but fcitx5 is not in use")
     }
 
     @Test func noEnginesAtAllIsANote() {
@@ -437,6 +508,13 @@ struct DoctorTests {
         #expect(json["facts"]?["fcitx5"]?["answering"] == .bool(false))
         #expect(json["facts"]?["environment"]?["XMODIFIERS"] == .string("@im=fcitx"))
         #expect(json["facts"]?["installed_modules"] == .array([.string("fcitx"), .string("fcitx5"), .string("ibus")]))
+        #expect(json["facts"]?["ibus_preload_engines"] == .null, "not read")
+        #expect(json["facts"]?["fcitx5_profile_input_methods"] == .null, "no profile")
+        facts.ibusPreloadEngines = ["anthy", "hangul"]
+        facts.fcitx5ProfileInputMethods = []
+        let read = try JSONValue.parse(Doctor.diagnose(facts).json(facts: facts).serialized())
+        #expect(read["facts"]?["ibus_preload_engines"] == .array([.string("anthy"), .string("hangul")]))
+        #expect(read["facts"]?["fcitx5_profile_input_methods"] == .array([]))
     }
 
     // MARK: reading the facts
@@ -458,6 +536,50 @@ struct DoctorTests {
         #expect(InputFramework(xmodifiers: "@im=fcitx5") == .fcitx5)
         #expect(InputFramework(xmodifiers: "@im=none") == nil)
         #expect(InputFramework(xmodifiers: "") == nil)
+    }
+
+    @Test func preloadEnginesAreReadFromGsettingsText() {
+        #expect(GVariantText.strings("@as []\n") == [])
+        #expect(GVariantText.strings("['anthy', 'hangul']\n") == ["anthy", "hangul"])
+        #expect(GVariantText.strings("['xkb:us::eng']") == ["xkb:us::eng"])
+        #expect(GVariantText.strings(#"["it's", 'a\'b', 'c\\d']"#) == ["it's", "a'b", "c\\d"])
+        #expect(GVariantText.strings("[]") == [])
+        for bad in ["", "'anthy'", "['anthy'", "['anthy',]", "['anthy' 'hangul']", "[anthy]", "['a'] x"] {
+            #expect(GVariantText.strings(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func fcitx5ProfileGivesEveryGroupsInputMethods() {
+        let profile = """
+            [Groups/0]
+            # Group Name
+            Name=Default
+            Default Layout=us
+            DefaultIM=anthy
+
+            [Groups/0/Items/0]
+            Name=keyboard-us
+            Layout=
+
+            [Groups/0/Items/1]
+            Name = anthy
+
+            [Groups/1]
+            Name=Other
+
+            [Groups/1/Items/0]
+            Name=mozc
+
+            [Groups/1/Items/1]
+            Name=anthy
+
+            [GroupOrder]
+            0=Default
+            1=Other
+            """
+        #expect(Fcitx5Profile.inputMethods(inProfile: profile) == ["keyboard-us", "anthy", "mozc"])
+        #expect(Fcitx5Profile.inputMethods(inProfile: "") == [])
+        #expect(Fcitx5Profile.inputMethods(inProfile: "[Groups/0]\nName=mozc\n") == [], "a group's name is no input method")
     }
 
     @Test func theBackendFollowsGdkBackendThenTheDisplays() {

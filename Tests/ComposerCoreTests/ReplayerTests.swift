@@ -111,7 +111,7 @@ struct ReplayerTests {
         ([start, #"{"ev":"exit","t":1,"text":"","caret":0,"preedit":"","reason":"close"}"#, #"{"ev":"ready","t":2}"#],
          "t.jsonl:3: a line after \"exit\" (line 2)"),
         ([start.replacingOccurrences(of: "\"v\":1", with: "\"v\":2")], "t.jsonl:1: trace version 2; this program reads version 1"),
-        ([start.replacingOccurrences(of: ",\"limit\":200", with: "")], "t.jsonl:1: missing field \"limit\""),
+        ([start.replacingOccurrences(of: ",\"backend\":\"x11\"", with: "")], "t.jsonl:1: missing field \"backend\""),
         ([start, #"{"ev":"preedit","t":1,"text":"a","cursor":0,"segments":[[0,1,["sparkle"]]]}"#],
          "t.jsonl:2: unknown preedit style \"sparkle\""),
     ])

@@ -30,7 +30,7 @@ struct TranscriptSuiteTests {
     @Test func theSuiteHasTheRecordedEnginesAndEveryTranscriptItsExpectedOutcome() throws {
         let names = Self.names
         for engine in ["ibus-anthy", "ibus-hangul", "fcitx5-anthy", "fcitx5-hangul", "gtk-dead-keys", "gtk-hex-entry",
-                       "ibus-scripted-delete-surrounding", "completion-", "seed-004", "segment-moves"] {
+                       "ibus-scripted-delete-surrounding", "completion-", "seed-004", "segment-moves", "v1-2026-11-23-"] {
             #expect(names.contains { $0.contains(engine) }, "no transcript for \(engine)")
         }
         let expected = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".expected.json") }
@@ -43,11 +43,27 @@ struct TranscriptSuiteTests {
         let transcript = try Self.transcript(name)
         let output = try Replayer(transcript: transcript, settings: transcript.settings, data: Self.data).run()
         #expect(output.warnings == [], "the data is the recording's")
+        #expect(output.notes.isEmpty == transcript.unrecordedSettings.isEmpty, "only an older recording's replay infers: \(output.notes)")
         #expect(ReplayComparison.firstDifference(recorded: transcript, replayed: output) == nil)
         let again = try Replayer(transcript: try Self.transcript(name), settings: transcript.settings, data: Self.data).run()
         #expect(again.jsonLines == output.jsonLines, "byte-identical every time")
         let expectation = try Expectation(contentsOf: Self.directory.appendingPathComponent(name + ".expected.json"))
         expectation.check(output)
+    }
+
+    /// `v1-2026-11-23-NAME` is the recording NAME as that day's build wrote it: a start line
+    /// of `v`, `backend` and `im_module`, none of the lines added since, keys without `shift`
+    /// or `forwarded` (docs/trace.md, "Older recordings").
+    @Test(arguments: names.filter { $0.hasPrefix("v1-2026-11-23-") })
+    func anOlderFormHasOnlyWhatThatBuildWrote(name: String) throws {
+        let older = try Self.transcript(name)
+        #expect(older.unrecordedSettings == StartSetting.allCases)
+        let added: Set<String> = ["settle", "selection", "command", "data", "diverged", "input-method-lost", "history"]
+        #expect(!older.lines.contains { added.contains($0.event.name) })
+        let lines = try String(contentsOf: Self.directory.appendingPathComponent(name + ".jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { try JSONValue.parse(String($0)) }
+        #expect(lines.first?.objectMembers?.map(\.0) == ["ev", "t", "v", "backend", "im_module"])
+        #expect(!lines.contains { $0["shift"] != nil || $0["forwarded"] != nil || $0["edits_last"] != nil || $0["length"] != nil })
     }
 
     // MARK: Other settings: what would have happened

@@ -75,6 +75,56 @@ import TestHarness
         #expect(!soft.stdout.contains(#""ev":"limit","#) && soft.stdout.contains(#""limit_mode":"soft""#))
     }
 
+    /// A transcript as 2026-11-23's build wrote its start line (no limit, limit_mode, unit or
+    /// data): replayed with what that build used, or with the flags, and stderr says which.
+    @Test func anOlderStartLineIsReplayedWithAssumedOrGivenSettingsAndSaysWhich() throws {
+        let session = try TestSession(name: "cli-replay-older")
+        defer { session.stop() }
+        let file = session.directory.appendingPathComponent("older.jsonl")
+        var lines = try String(contentsOfFile: Self.seed004, encoding: .utf8).split(separator: "\n").map(String.init)
+        let start = try #require(lines[0].range(of: #","limit":10,"limit_mode":"hard","unit":"graphemes","data":"[^"]*""#,
+                                                options: .regularExpression), "\(lines[0])")
+        lines[0].removeSubrange(start)
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+
+        let assumed = try run(["replay", file.path])
+        #expect(assumed.status == 0, "\(assumed.stderr)")
+        let note = "ime-composer: \(file.path): the start line has no limit, limit_mode, unit, data (an older recording); "
+        #expect(assumed.stderr.hasPrefix(note + "assumed 200, soft, graphemes and the default data directory "), "\(assumed.stderr)")
+        #expect(assumed.stderr.hasSuffix(" (what that build used)\n") && assumed.stderr.split(separator: "\n").count == 1,
+                "one line: \(assumed.stderr)")
+        #expect(assumed.stdout.hasPrefix(#"{"ev":"start","t":213,"v":1,"backend":"x11","im_module":"ibus","limit":200,"limit_mode":"soft","unit":"graphemes","data":""#),
+                "\(assumed.stdout.prefix(300))")
+        #expect(!assumed.stdout.contains(#""ev":"limit","#), "soft: nothing is cut")
+
+        // The recording's own settings given as flags: it decides exactly what was recorded.
+        let given = try run(["replay", "--check", "--limit", "10", "--limit-mode", "hard", "--count", "graphemes",
+                             "--data", Self.data, file.path])
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(given.stderr == note + "took --limit 10, --limit-mode hard, --count graphemes, --data \(Self.data) from the command line\n")
+        #expect(given.stdout.contains(#""ev":"limit","#))
+    }
+
+    static let data = ComposerBinary.packageRoot.appendingPathComponent("data").path
+
+    /// A session as 2026-11-23's build wrote it, kept in Tests/Transcripts: `--check` finds
+    /// the recorded decisions, and stderr says what was assumed and inferred.
+    @Test func aTranscriptAsThatBuildWroteItReplaysToItsDecisions() throws {
+        let file = Transcripts.directory.appendingPathComponent("v1-2026-11-23-completion-ibus-anthy-kana-mention.jsonl").path
+        let outcome = try run(["replay", "--check", "--data", Self.data, file])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.split(separator: "\n").map(String.init) == [
+            "ime-composer: \(file): the start line has no limit, limit_mode, unit, data (an older recording); took --data "
+                + "\(Self.data) from the command line; assumed 200, soft, graphemes (what that build used)",
+            "ime-composer: \(file): no line says when input settled (an older recording): the replay settles before the lines "
+                + "a settle writes (limit, overflow, completion, text, the composer's own edits); clicks, caret moves and "
+                + "buttons were not recorded then and are not replayed",
+            "ime-composer: \(file): no line says when people, channels and emoji arrived (an older recording): the replay "
+                + "takes them as arrived when the window was ready",
+        ])
+        #expect(outcome.stdout.contains(#""ev":"accept","t":"#) && outcome.stdout.contains(#""text":"@tanaka ""#))
+    }
+
     @Test func aMalformedTranscriptIsFileLineReasonAndStatusTwo() throws {
         let session = try TestSession(name: "cli-replay")
         defer { session.stop() }

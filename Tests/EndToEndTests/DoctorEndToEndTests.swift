@@ -57,7 +57,7 @@ struct DoctorEndToEndTests {
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
-    // MARK: (b) ibus-daemon with anthy, (d) then stopped, (e) a crafted XMODIFIERS, (f) --json
+    // MARK: (b) ibus-daemon with anthy, (d) then stopped, (e) a crafted XMODIFIERS, (f) --json, (h) ibus-hangul beside it
 
     @Test(.timeLimit(.minutes(2)))
     func ibusWithAnthyIsNamedThenStoppingItIsAProblem() throws {
@@ -91,6 +91,7 @@ struct DoctorEndToEndTests {
         #expect(json["facts"]?["ibus"]?["engine"] == .string("anthy"))
         #expect(json["facts"]?["environment"]?["GTK_IM_MODULE"] == .string("ibus"))
         #expect(json["facts"]?["ibus_components"]?.arrayValue?.contains(.string("anthy")) == true)
+        #expect(json["facts"]?["ibus_preload_engines"] == .array([]), "read from the session's GSettings: none set")
         #expect(json["facts"]?["installed_modules"]?.arrayValue?.contains(.string("ibus")) == true)
         // The installed IBus release, and ibus/ibus#2522 named for the releases before its fix
         // (KnownBugEndToEndTests shows this machine's 1.5.27 affected).
@@ -108,6 +109,30 @@ struct DoctorEndToEndTests {
         let mismatch = try report(session, environment: env.merging(["XMODIFIERS": "@im=fcitx"]) { $1 })
         #expect(severity(mismatch, "xmodifiers-mismatch") == "warning")
         #expect(mismatch["exit_status"] == .int(1))
+
+        // (h) ibus-hangul installed with its event forwarding on (its default) while anthy is
+        // typed with: a note, exit 0 (issue #31, item 5); a warning once hangul is one switch
+        // away in IBus's preload-engines, or the engine itself.
+        try Prerequisites.requireIBusEngine("hangul")
+        try IBus.gsettingsSet(session, schema: "org.freedesktop.ibus.engine.hangul", key: "use-event-forwarding", value: "true")
+        try IBus.gsettingsSet(session, schema: "org.freedesktop.ibus.general", key: "preload-engines", value: "['anthy']")
+        let installedOnly = try report(session, environment: env)
+        #expect(severity(installedOnly, "ibus-hangul-event-forwarding") == "info", "\(installedOnly.serialized())")
+        #expect(installedOnly["exit_status"] == .int(0))
+        #expect(installedOnly["facts"]?["ibus_preload_engines"] == .array([.string("anthy")]))
+        let installedText = try doctor(session, environment: env)
+        #expect(installedText.status == 0 && installedText.stdout.contains(
+            "ibus-hangul (installed, neither IBus's engine nor in its preload-engines) forwards keys"), "\(installedText.stdout)")
+        try IBus.gsettingsSet(session, schema: "org.freedesktop.ibus.general", key: "preload-engines", value: "['anthy', 'hangul']")
+        let preloaded = try report(session, environment: env)
+        #expect(severity(preloaded, "ibus-hangul-event-forwarding") == "warning")
+        #expect(preloaded["exit_status"] == .int(1))
+        try IBus.gsettingsSet(session, schema: "org.freedesktop.ibus.general", key: "preload-engines", value: "['anthy']")
+        try ibus.setEngine("hangul")
+        let current = try report(session, environment: env)
+        #expect(severity(current, "ibus-hangul-event-forwarding") == "warning", "\(current.serialized())")
+        #expect(current["facts"]?["ibus"]?["engine"] == .string("hangul"))
+        #expect(current["exit_status"] == .int(1))
 
         // (d) The daemon goes away: the doctor says so as soon as the bus does.
         ibus.stop()
@@ -144,6 +169,8 @@ struct DoctorEndToEndTests {
         }
         #expect(severity(try #require(served), "ibus-served-by-fcitx5") == "info")
         #expect(served?["exit_status"] == .int(0))
+        // The profile the harness wrote (Fcitx5.writeConfiguration): the input methods one switches between.
+        #expect(served?["facts"]?["fcitx5_profile_input_methods"] == .array([.string("keyboard-us"), .string("anthy")]))
 
         // (e) A Wayland session where GTK_IM_MODULE forces fcitx: the candidate window warning.
         let wayland = try report(session, environment: env.merging([

@@ -1,7 +1,56 @@
 /// Known quirks of installed engines (README, "Known input method quirks", and
 /// `shared/recipes/real-input-methods.md`): settings that lose keys under GTK 4, engines that
 /// start in Latin (direct input) mode, Mozc under root.
+///
+/// What is wrong with an engine is a warning (exit status 1) only while it is used: the engine
+/// typed with, or one switch away (IBus's `preload-engines`, fcitx5's profile, with that
+/// framework in use). An engine that is merely installed gets a note: it breaks nothing today.
 extension Doctor {
+    /// How an engine is used, which decides how much what is wrong with it matters.
+    enum EngineUse: Int, Comparable {
+        /// Installed, not in use and not one switch away.
+        case installedOnly
+        /// In IBus's preload-engines or fcitx5's profile, and that framework is in use.
+        case preloaded
+        /// IBus's global engine or fcitx5's current input method.
+        case current
+
+        static func < (lhs: EngineUse, rhs: EngineUse) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// An IBus engine name belongs to a component: `hangul` to hangul, `mozc-jp` to mozc,
+    /// `m17n:vi:telex` to m17n.
+    static func ibusEngine(_ engine: String, isOf component: String) -> Bool {
+        engine == component || engine.hasPrefix(component + "-") || engine.hasPrefix(component + ":")
+    }
+
+    /// How the engines of IBus component `component` are used.
+    static func ibusEngineUse(_ component: String, _ c: Context) -> EngineUse {
+        let facts = c.facts
+        if let current = facts.ibus.current, ibusEngine(current, isOf: component) { return .current }
+        let ibusInUse = c.served == .ibus || facts.ibus.isAnswering
+        if ibusInUse, facts.ibusPreloadEngines?.contains(where: { ibusEngine($0, isOf: component) }) == true { return .preloaded }
+        return .installedOnly
+    }
+
+    /// How fcitx5 input method `name` is used.
+    static func fcitx5InputMethodUse(_ name: String, _ c: Context) -> EngineUse {
+        let facts = c.facts
+        if facts.fcitx5.current == name { return .current }
+        let fcitx5InUse = c.served == .fcitx5 || facts.fcitx5.isAnswering
+        if fcitx5InUse, facts.fcitx5ProfileInputMethods?.contains(name) == true { return .preloaded }
+        return .installedOnly
+    }
+
+    /// Why an IBus engine's finding is only a note (its use is `.installedOnly`).
+    static func ibusNotInUse(_ component: String, _ c: Context) -> String {
+        guard let preloaded = c.facts.ibusPreloadEngines else {
+            return "installed, not IBus's engine; IBus's preload-engines could not be read"
+        }
+        return preloaded.contains { ibusEngine($0, isOf: component) } ? "in IBus's preload-engines, but IBus is not in use"
+            : "installed, neither IBus's engine nor in its preload-engines"
+    }
+
     /// IBus components that are infrastructure, not engines one types with.
     static let ibusInfrastructure: Set<String> = ["dconf", "memconf", "gtkpanel", "gtkextension", "simple", "emoji"]
 
@@ -37,12 +86,20 @@ extension Doctor {
                 "ibus-hangul-event-forwarding", .ok, .engines,
                 "ibus-hangul's event forwarding is off: Return and BackSpace reach GTK 4 applications"))
         } else {
-            let ibusInUse = c.served == .ibus || c.facts.ibus.isAnswering
+            // A warning while ibus-hangul is typed with or one switch away; merely installed
+            // next to the engine in use, it loses nothing today.
+            let use = ibusEngineUse("hangul", c)
+            let which = switch use {
+            case .current: "ibus-hangul (IBus's engine now)"
+            case .preloaded: "ibus-hangul (in IBus's preload-engines)"
+            case .installedOnly: "ibus-hangul (\(ibusNotInUse("hangul", c)))"
+            }
             findings.append(DoctorFinding(
-                "ibus-hangul-event-forwarding", ibusInUse ? .warning : .info, .engines,
-                "ibus-hangul forwards keys it does not use back to the application"
+                "ibus-hangul-event-forwarding", use == .installedOnly ? .info : .warning, .engines,
+                "\(which) forwards keys it does not use back to the application"
                     + (read == nil ? " (the setting could not be read; on is the default)" : "")
-                    + ": under GTK 4 Return and BackSpace get lost while typing Korean",
+                    + (use == .installedOnly ? ": typing Korean with it under GTK 4 would lose Return and BackSpace"
+                                             : ": under GTK 4 Return and BackSpace get lost while typing Korean"),
                 fix: "gsettings set org.freedesktop.ibus.engine.hangul use-event-forwarding false, then ibus restart."))
         }
         let mode = c.facts.setting(.hangulInitialInputMode).map(GVariantText.string) ?? "latin"
@@ -85,15 +142,22 @@ extension Doctor {
                 fix: "To start in hiragana: active_on_launch: True in ~/.config/mozc/ibus_config.textproto, then ibus restart."))
         }
         if facts.isRoot, ibusMozc || fcitxMozc || facts.mozcServerInstalled {
-            // A problem only while Mozc is the engine typed with: installed next to the one
-            // in use, it breaks nothing today (a note says what switching to it would do).
-            let inUse = facts.ibus.current?.hasPrefix("mozc") == true || facts.fcitx5.current == "mozc"
-            findings.append(DoctorFinding(
-                "mozc-as-root", inUse ? .problem : .info, .engines,
-                inUse ? "Running as root: mozc_server refuses to run as root, so Mozc converts nothing in this session"
-                      : "Running as root: Mozc is installed but not in use; mozc_server refuses to run as root, so it "
-                        + "would convert nothing in this session",
-                fix: "Log in to your desktop as an ordinary user to type with Mozc."))
+            // A problem while Mozc is the engine typed with, a warning while it is one switch
+            // away; installed next to the one in use, it breaks nothing today (a note says what
+            // switching to it would do).
+            let use = max(ibusEngineUse("mozc", c), fcitx5InputMethodUse("mozc", c))
+            let (severity, summary): (DoctorFinding.Severity, String) = switch use {
+            case .current:
+                (.problem, "Running as root: mozc_server refuses to run as root, so Mozc converts nothing in this session")
+            case .preloaded:
+                (.warning, "Running as root: Mozc is one switch away (in IBus's preload-engines or fcitx5's profile); "
+                    + "mozc_server refuses to run as root, so it would convert nothing in this session")
+            case .installedOnly:
+                (.info, "Running as root: Mozc is installed but not in use; mozc_server refuses to run as root, so it "
+                    + "would convert nothing in this session")
+            }
+            findings.append(DoctorFinding("mozc-as-root", severity, .engines, summary,
+                                          fix: "Log in to your desktop as an ordinary user to type with Mozc."))
         }
         return findings
     }

@@ -42,6 +42,12 @@ public struct DoctorFacts: Equatable, Sendable {
     public var ibusComponents: [String]
     /// fcitx5 input methods installed (`/usr/share/fcitx5/inputmethod/*.conf`, without `.conf`).
     public var fcitx5InputMethods: [String]
+    /// IBus's `preload-engines` (`org.freedesktop.ibus.general`): the engines one switches
+    /// between (Super+Space), in order; nil when it could not be read.
+    public var ibusPreloadEngines: [String]?
+    /// The input methods of fcitx5's profile (`$XDG_CONFIG_HOME/fcitx5/profile`, every
+    /// group's items): the ones one switches between; nil without a profile.
+    public var fcitx5ProfileInputMethods: [String]?
     /// Whether Mozc's conversion server (`mozc_server`) is installed.
     public var mozcServerInstalled: Bool
     /// Engine settings read with `gsettings get` (GVariant text, e.g. `false`, `'latin'`, `3`),
@@ -55,6 +61,7 @@ public struct DoctorFacts: Equatable, Sendable {
                 moduleLibraries: [String] = [], sessionBusReachable: Bool = true,
                 ibus: DaemonState = .notAnswering, fcitx5: DaemonState = .notAnswering,
                 ibusServedByFcitx5: Bool = false, ibusVersion: String? = nil, ibusComponents: [String] = [], fcitx5InputMethods: [String] = [],
+                ibusPreloadEngines: [String]? = nil, fcitx5ProfileInputMethods: [String]? = nil,
                 mozcServerInstalled: Bool = false, engineSettings: [String: String] = [:],
                 isRoot: Bool = false) {
         self.environment = environment
@@ -69,6 +76,8 @@ public struct DoctorFacts: Equatable, Sendable {
         self.ibusVersion = ibusVersion
         self.ibusComponents = ibusComponents
         self.fcitx5InputMethods = fcitx5InputMethods
+        self.ibusPreloadEngines = ibusPreloadEngines
+        self.fcitx5ProfileInputMethods = fcitx5ProfileInputMethods
         self.mozcServerInstalled = mozcServerInstalled
         self.engineSettings = engineSettings
         self.isRoot = isRoot

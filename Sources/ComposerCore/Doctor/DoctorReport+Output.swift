@@ -98,10 +98,18 @@ extension DoctorFacts {
             ("ibus_version", ibusVersion.map(JSONValue.string) ?? .null),
             ("ibus_components", .array(ibusComponents.map(JSONValue.string))),
             ("fcitx5_input_methods", .array(fcitx5InputMethods.map(JSONValue.string))),
+            ("ibus_preload_engines", Self.json(ibusPreloadEngines)),
+            ("fcitx5_profile_input_methods", Self.json(fcitx5ProfileInputMethods)),
             ("mozc_server", .bool(mozcServerInstalled)),
             ("engine_settings", .object(engineSettings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
             ("root", .bool(isRoot)),
         ])
+    }
+
+    /// A list of names, `null` when it could not be read.
+    private static func json(_ names: [String]?) -> JSONValue {
+        guard let names else { return .null }
+        return .array(names.map(JSONValue.string))
     }
 
     private static func json(_ state: DaemonState, current key: String) -> JSONValue {

@@ -42,6 +42,40 @@ public enum GVariantText {
         }
     }
 
+    /// `['anthy', 'hangul']` or `@as []` → the strings; nil when the text is not an array of
+    /// strings (quoted with `'` or `"`, `\` escaping the next character).
+    public static func strings(_ text: String) -> [String]? {
+        var rest = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        if rest.hasPrefix("@as") { rest = rest.dropFirst(3).drop { $0 == " " } }
+        guard rest.first == "[", rest.last == "]" else { return nil }
+        var characters = Array(rest.dropFirst().dropLast())[...]
+        var strings: [String] = []
+        func skipSpaces() { while characters.first == " " { characters.removeFirst() } }
+        skipSpaces()
+        while let quote = characters.first {
+            guard quote == "'" || quote == "\"" else { return nil }
+            characters.removeFirst()
+            var value = ""
+            while true {
+                guard let character = characters.popFirst() else { return nil }  // unterminated
+                if character == quote { break }
+                if character == "\\" {
+                    guard let escaped = characters.popFirst() else { return nil }
+                    value.append(escaped)
+                } else {
+                    value.append(character)
+                }
+            }
+            strings.append(value)
+            skipSpaces()
+            guard let separator = characters.popFirst() else { break }
+            guard separator == "," else { return nil }
+            skipSpaces()
+            guard !characters.isEmpty else { return nil }
+        }
+        return characters.isEmpty ? strings : nil
+    }
+
     /// `3`, `int32 3`, `uint32 3` → 3.
     public static func int(_ text: String) -> Int? {
         text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").last.flatMap { Int($0) }

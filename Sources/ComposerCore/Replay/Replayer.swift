@@ -7,6 +7,12 @@
 /// (`program` edits and the line break Shift+Enter inserts, limit cuts, completion and
 /// accept events, send, the `text` lines) — the replay makes its own, which is the point.
 ///
+/// An older recording (2026-11-23's build: its start line has no settings) has no `settle`,
+/// `selection`, `command` or `data` lines. Its settles are inferred: before the first of the
+/// lines a settle writes (`limit`, `overflow`, `completion`, `text`, the composer's own edits)
+/// that follows input. Its data is taken as arrived when the window was ready. What only those
+/// lines would say (a click, an arrow key's caret move, a button) is not replayed.
+///
 /// With other settings than the recording's the text can differ from the recorded one;
 /// the recorded edits are then moved onto the replay's text (`EditPlacement`): what an input
 /// method commits or deletes lands at the replay's caret, as GTK would put it; other edits
@@ -17,6 +23,9 @@ public final class Replayer {
         public var events: [(t: Int, event: TraceEvent)] = []
         /// Differences worth knowing that do not stop the replay (other data than recorded).
         public var warnings: [String] = []
+        /// What the replay inferred that the recording does not say (an older recording's
+        /// settles and data), one `FILE: sentence` each.
+        public var notes: [String] = []
 
         /// JSON Lines, as the app writes a trace.
         public var jsonLines: String {
@@ -40,11 +49,22 @@ public final class Replayer {
     private var installedData = false
     /// While a recorded edit is reported: its trace line is not one of the replay's own.
     private var reportingRecordedEdit = false
+    /// An older recording without `settle` lines: settles are inferred from the lines they write.
+    private let infersSettles: Bool
+    /// An older recording without `data` lines: the data arrives when the window is ready.
+    private let infersData: Bool
+    /// The line before the one being replayed.
+    private var previousEvent: TraceEvent?
 
     public init(transcript: Transcript, settings: TranscriptSettings, data: ReplayData) {
         self.transcript = transcript
         self.settings = settings
         self.data = data
+        // Only a recording from before these lines existed (its start line says so): in a
+        // newer one, a trace without them had nothing to say there.
+        let older = !transcript.unrecordedSettings.isEmpty
+        infersSettles = older && !transcript.lines.contains { $0.event == .settle }
+        infersData = older && !transcript.lines.contains { if case .data = $0.event { true } else { false } }
         let initial = transcript.initialText
         let recents = RecentItems()
         for (source, ids) in transcript.initialRecents.sorted(by: { $0.key < $1.key }) {
@@ -62,8 +82,22 @@ public final class Replayer {
     ///   transcript is not a whole session, or was changed by hand).
     public func run() throws(TranscriptError) -> Output {
         output.events.append((transcript.lines[0].t, .start(backend: transcript.backend, imModule: transcript.imModule, settings: settings)))
+        if infersSettles {
+            output.notes.append("\(transcript.name): no line says when input settled (an older recording): the replay settles "
+                                + "before the lines a settle writes (limit, overflow, completion, text, the composer's own edits); "
+                                + "clicks, caret moves and buttons were not recorded then and are not replayed")
+        }
+        if infersData, transcript.lines.contains(where: { $0.event == .ready }) {
+            output.notes.append("\(transcript.name): no line says when people, channels and emoji arrived (an older "
+                                + "recording): the replay takes them as arrived when the window was ready")
+        }
         for line in transcript.lines {
             currentT = line.t
+            if infersSettles, Self.isWrittenBySettle(line.event), !(previousEvent.map(Self.isDecision) ?? false) {
+                closeScope()  // as replaying the line would first: the settle comes after a commit's scope
+                feed(.settle)
+            }
+            previousEvent = line.event
             do {
                 try replay(line.event)
             } catch {
@@ -73,6 +107,21 @@ public final class Replayer {
         }
         closeScope()
         return output
+    }
+
+    /// A line a settle writes (the first of them, after input, is where the settle was).
+    private static func isWrittenBySettle(_ event: TraceEvent) -> Bool {
+        switch event {
+        case .limit, .overflow, .completion, .text, .textLength: return true
+        case .edit(let edit): return edit.origin == .program
+        default: return false
+        }
+    }
+
+    /// A line the composer writes for a decision of its own (a settle's or a command's): the
+    /// lines after it that a settle would write belong to the same decision.
+    private static func isDecision(_ event: TraceEvent) -> Bool {
+        isWrittenBySettle(event) || { if case .send = event { true } else if case .accept = event { true } else { false } }()
     }
 
     // MARK: Lines
@@ -96,7 +145,9 @@ public final class Replayer {
             // The window's conclusion about the keyboard, copied: its observations are not
             // recorded, and nothing the composer decides depends on it.
             output.events.append((currentT, event))
-        case .ready: feed(.ready)
+        case .ready:
+            if infersData { installAllData() }
+            feed(.ready)
         case .focus(let isIn): feed(.focusChanged(focused: isIn))
         case let .key(name, consumed, shift, forwarded):
             ownEdits.removeAll()
@@ -211,6 +262,13 @@ public final class Replayer {
         } else {
             for source in sources { take(composer.add(source)) }
         }
+    }
+
+    /// An older recording's data, all of it at once: people and channels, and the emoji.
+    private func installAllData() {
+        let names = [CompletionSource.peopleName, CompletionSource.channelsName, CompletionSource.emojiName]
+        let sources = names.compactMap { name in data.source(named: name).map { (name: name, count: $0.entries.count) } }
+        installData(TracedData(sources: sources, recents: [:]))
     }
 
     private func feed(_ event: InputEvent) {

@@ -77,9 +77,13 @@ extension TraceEvent {
     private static func decodeStart(_ line: FieldReader) throws(TranscriptProblem) -> TraceEvent {
         let version = try line.int("v")
         guard version == traceVersion else { throw TranscriptProblem("trace version \(version); this program reads version \(traceVersion)") }
-        let limit = LengthLimit(limit: try line.int("limit", minimum: 0), mode: try line.enumValue("limit_mode"),
-                                unit: try line.enumValue("unit"))
-        let settings = TranscriptSettings(limit: limit, dataDirectory: try line.string("data"),
+        // A v1 start line written before it carried the settings (2026-11-23's build) lacks
+        // them: what that build used stands in (`Transcript.unrecordedSettings` says which).
+        let older = StartSetting.olderRecordingDefault
+        let limit = LengthLimit(limit: try line.optionalInt("limit", minimum: 0) ?? older.limit.limit,
+                                mode: try line.optionalEnumValue("limit_mode") ?? older.limit.mode,
+                                unit: try line.optionalEnumValue("unit") ?? older.limit.unit)
+        let settings = TranscriptSettings(limit: limit, dataDirectory: try line.optionalString("data") ?? older.dataDirectory,
                                           simulatedKeyboardInset: try line.optionalInt("osk_inset"))
         return .start(backend: try line.string("backend"), imModule: try line.string("im_module"), settings: settings)
     }
@@ -165,6 +169,10 @@ private struct FieldReader {
         return string
     }
 
+    func optionalString(_ name: String) throws(TranscriptProblem) -> String? {
+        json[name] == nil ? nil : try string(name)
+    }
+
     func int(_ name: String, minimum: Int = .min) throws(TranscriptProblem) -> Int {
         guard let int = try value(name).intValue else { throw TranscriptProblem("\"\(name)\" must be an integer") }
         guard int >= minimum else { throw TranscriptProblem("\"\(name)\" must be \(minimum) or more, not \(int)") }
@@ -206,5 +214,9 @@ private struct FieldReader {
             throw TranscriptProblem("\"\(name)\" is \"\(raw)\"; expected one of \(allowed)")
         }
         return value
+    }
+
+    func optionalEnumValue<Value: RawRepresentable<String> & CaseIterable>(_ name: String) throws(TranscriptProblem) -> Value? {
+        json[name] == nil ? nil : try enumValue(name) as Value
     }
 }

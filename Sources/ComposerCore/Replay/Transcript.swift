@@ -1,7 +1,8 @@
 import Foundation
 
 /// A trace v1 file read back as a transcript: its settings (the `start` line) and every
-/// line as the event that wrote it, with its line number for messages.
+/// line as the event that wrote it, with its line number for messages. An older v1 file
+/// whose start line lacks the settings is read too (`unrecordedSettings`).
 public struct Transcript: Sendable {
     public struct Line: Sendable {
         /// 1-based, as editors and `FILE:LINE:` messages count.
@@ -14,7 +15,12 @@ public struct Transcript: Sendable {
     public let name: String
     public let backend: String
     public let imModule: String
+    /// The recorded settings; those the start line lacks (`unrecordedSettings`) are what
+    /// the build that wrote it used (`StartSetting.olderRecordingDefault`).
     public let settings: TranscriptSettings
+    /// The settings the start line does not have, in field order: all of them in a trace
+    /// written before the start line carried them (2026-11-23's build), none since.
+    public let unrecordedSettings: [StartSetting]
     /// Every line, the `start` line first.
     public let lines: [Line]
 
@@ -46,7 +52,7 @@ public struct Transcript: Sendable {
         if rawLines.last == "" { rawLines.removeLast() }  // the newline that ends the last line
         guard !rawLines.isEmpty else { throw TranscriptError(file: name, line: nil, reason: "the file is empty; a transcript starts with a \"start\" line") }
         var lines: [Line] = []
-        var start: (backend: String, imModule: String, settings: TranscriptSettings)?
+        var start: (backend: String, imModule: String, settings: TranscriptSettings, unrecorded: [StartSetting])?
         var lastT = 0
         for (index, raw) in rawLines.enumerated() {
             let number = index + 1
@@ -62,7 +68,7 @@ public struct Transcript: Sendable {
             switch decoded.event {
             case let .start(backend, imModule, settings):
                 guard start == nil else { throw problem("a second \"start\" line") }
-                start = (backend, imModule, settings)
+                start = (backend, imModule, settings, StartSetting.missing(from: json))
             default:
                 guard start != nil else { throw problem("the first line must be \"start\", not \"\(decoded.event.name)\"") }
             }
@@ -70,7 +76,7 @@ public struct Transcript: Sendable {
             lastT = decoded.t
             lines.append(Line(number: number, t: decoded.t, event: decoded.event))
         }
-        (backend, imModule, settings) = start!
+        (backend, imModule, settings, unrecordedSettings) = start!
         self.lines = lines
     }
 
