@@ -27,13 +27,47 @@ public final class ProfileStore: Sendable {
         // Another window on the same profile may be writing: wait for it, never fail at once.
         configuration.busyMode = .timeout(5)
         configuration.label = "ime-composer profile"
-        let pool = try DatabasePool(path: url.path, configuration: configuration)
+        let pool = try Self.openPool(url.path, configuration)
         let migrator = StoreSchema.migrator
         if try pool.read(migrator.hasBeenSuperseded) { throw StoreOpenError.newerVersion }
-        try migrator.migrate(pool)
+        try Self.migrate(pool, with: migrator)
         let check = try pool.read { try String.fetchOne($0, sql: "PRAGMA quick_check") }
         guard check == "ok" else { throw StoreOpenError.failedCheck(check ?? "no answer") }
         self.pool = pool
+    }
+
+    /// Opens the pool, waiting like the busy timeout while another connection holds the
+    /// database: switching a new database to WAL answers SQLITE_BUSY at once, without the
+    /// busy handler, while another connection is opening it too.
+    private static func openPool(_ path: String, _ configuration: Configuration) throws -> DatabasePool {
+        let deadline = Date().addingTimeInterval(5)
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_BUSY && Date() < deadline {
+                usleep(10_000)
+            }
+        }
+    }
+
+    /// Brings the database up to date, also while another connection does the same (a
+    /// second window, a reader of the profile opening a new database at the same moment).
+    /// GRDB's migrator reads which migrations are applied before the write transaction that
+    /// applies the next one, so two connections can both try one ("table draft already
+    /// exists", "duplicate column name"); the loser reads again and applies what is left.
+    private static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
+        var attempt = 0
+        while true {
+            do {
+                try migrator.migrate(pool)
+                return
+            } catch {
+                attempt += 1
+                if try pool.read(migrator.hasCompletedMigrations) { return }
+                guard attempt < 5, let error = error as? DatabaseError, error.resultCode.primaryResultCode == .SQLITE_ERROR
+                else { throw error }
+            }
+        }
     }
 
     /// The draft (empty if none was saved) and the last `restoredMessages` sent messages.

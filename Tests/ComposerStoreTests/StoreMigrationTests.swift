@@ -1,11 +1,44 @@
 import ComposerCore
 @testable import ComposerStore
 import Foundation
+import Synchronization
 import GRDB
 import Testing
 
 @Suite("Store migrations")
 struct StoreMigrationTests {
+    /// Two windows (or a window and a reader) opening a new profile at the same moment:
+    /// each connection's migrator read "nothing applied" before the other's transaction
+    /// committed, and the second failed ("duplicate column name: editedAt", seen in the
+    /// GTK suite), so saving was reported off for a profile that was fine.
+    @Test("two stores opening a new database at once both open it, migrated once")
+    func concurrentOpensOfANewDatabase() throws {
+        for _ in 0..<40 {
+            let scratch = try ScratchDirectory()
+            defer { scratch.remove() }
+            let url = scratch.url.appendingPathComponent(ProfileStore.fileName)
+            let results = Mutex<[String]>([])
+            let group = DispatchGroup()
+            for _ in 0..<3 {
+                group.enter()
+                Thread.detachNewThread {
+                    defer { group.leave() }
+                    do {
+                        let store = try ProfileStore(url: url)
+                        try store.saveDraft(Draft(text: "x", caret: 1))
+                        results.withLock { $0.append("ok") }
+                    } catch {
+                        results.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+            group.wait()
+            #expect(results.withLock { $0 } == ["ok", "ok", "ok"])
+            let store = try ProfileStore(url: url)
+            #expect(try store.appliedMigrations() == ["v1: draft and sent messages", "v2: edited messages"])
+        }
+    }
+
     @Test("a database of the first version is migrated on open, its draft and messages intact")
     func migratesVersionOne() throws {
         let scratch = try ScratchDirectory()
