@@ -205,6 +205,36 @@ struct HarnessSelfTests {
         #expect(!FileManager.default.fileExists(atPath: session.directory.path))
     }
 
+    /// An app that aborts on a GLib warning prints the warning, then a long crash report:
+    /// the failure message still quotes the warning (not only the report's last lines), and
+    /// the session's logs are kept although no harness error was raised.
+    @Test(.timeLimit(.minutes(1)))
+    func anAbortIsExplainedByTheMessageItAbortedOn() throws {
+        let session = try TestSession(name: "self-abort")
+        defer { session.stop() }
+        let script = """
+            echo 'ime-composer: fatal GLib problem (IME_COMPOSER_FATAL_WARNINGS): a critical from IBUS: provoked' >&2
+            echo '*** Program crashed: Aborted at 0x0000000000000000 ***' >&2
+            i=0; while [ $i -lt 200 ]; do echo "rax 0x000000000000$i" >&2; i=$((i+1)); done
+            kill -ABRT $$
+            """
+        let app = try session.launch("ime-composer", executable: "sh", arguments: ["-c", script])
+        #expect(try app.waitForExit() == 128 + SIGABRT)
+        #expect(app.crashed)
+        let diagnostics = app.diagnostics()
+        #expect(diagnostics.contains("a critical from IBUS: provoked"), "\(diagnostics)")
+        #expect(diagnostics.contains("*** Program crashed"), "\(diagnostics)")
+        #expect(diagnostics.contains("rax 0x000000000000199"), "the last lines follow")
+        #expect(!diagnostics.contains("rax 0x00000000000010\n"), "not the whole report")
+        session.stop()
+        let logs = TestSession.failureArtifacts.appendingPathComponent(session.id)
+        if FileManager.default.fileExists(atPath: TestSession.failureArtifacts.deletingLastPathComponent().path) {
+            let kept = (try? FileManager.default.contentsOfDirectory(atPath: logs.path)) ?? []
+            #expect(kept.contains("ime-composer.stderr"), "a crashed app's logs are kept: \(kept)")
+            try? FileManager.default.removeItem(at: logs)
+        }
+    }
+
     /// A failing session leaves nothing behind either: not its processes (also one that left
     /// the process group, as D-Bus activated services do), not its directory; its logs are
     /// kept under .build/harness-failures for reading the failure.
