@@ -42,6 +42,16 @@ enum GtkFixture {
         setenv("GTK_IM_MODULE", "gtk-im-context-simple", 1)
         setenv("GSETTINGS_BACKEND", "memory", 1)
         setenv("NO_AT_BRIDGE", "1", 1)
+        // GSK's cairo renderer, not GL: a GL context is current on one OS thread, and the
+        // main actor here is not one thread. Swift Testing's main thread parks in
+        // dispatchMain(), and libdispatch drains the main queue on a worker thread that it
+        // retires when the queue has been idle a while (seen: two threads across a 70 s
+        // pause) — after which GSK's GL renderer drew on a thread where its context was not
+        // current and Mesa crashed (SIGSEGV in swrast_dri.so on "-qos.overcommit", during
+        // fiftyWindowsOpenedAndClosedLeaveNothingBehind; once before, a call through a bad
+        // pointer on the same kind of thread). The app runs GTK on its main thread and
+        // renders with GL; the end-to-end tests and `make bench` cover that.
+        setenv("GSK_RENDERER", "cairo", 1)
         _ = failTestsOnGLibProblems
         guard gtk_init_check() != 0 else { throw HarnessError("gtk_init_check failed on \(session.display!)") }
         Self.session = session
