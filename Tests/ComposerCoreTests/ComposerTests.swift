@@ -54,6 +54,14 @@ private final class Window {
 
     var traced: [TraceEvent] { effects.compactMap { if case .trace(let event) = $0 { event } else { nil } } }
 
+    /// The app's data arrives (loaded off the main thread), then the settle it asks for.
+    @discardableResult
+    func dataArrives(_ sources: [CompletionSource]) -> [Effect] {
+        let arrived = send(.dataArrived(CompletionData(tokens: TokenNames(), sources: sources)))
+        #expect(arrived.contains(.requestSettle))
+        return arrived + send(.settle)
+    }
+
     var edits: [Edit] { traced.compactMap { if case .edit(let edit) = $0 { edit } else { nil } } }
 }
 
@@ -292,6 +300,38 @@ struct ComposerTests {
         #expect(window.bufferText == window.text)
         #expect(window.traced.contains { if case .accept = $0 { true } else { false } })
         #expect(!window.composer.completion.isOpen)
+    }
+
+    /// Issue #31: `:neko` committed by ibus-anthy as `：ねこ` before the emoji were loaded
+    /// opened no list, ever. The word is searched again when the data arrives: the list opens
+    /// at the settle the arrival asks for.
+    @Test func aWordTypedBeforeTheDataArrivesOpensItsListWhenItArrives() {
+        let window = Window()
+        window.commit("：ねこ")
+        window.send(.settle)
+        #expect(!window.composer.completion.isOpen, "no data yet")
+        let effects = window.dataArrives([CompletionTestData.people, CompletionTestData.emojiSource])
+        #expect(window.composer.completion.isOpen && window.composer.completion.items.first?.kind == .emoji,
+                "\(window.composer.completion.items.map(\.id))")
+        #expect(effects.contains { if case .trace(.completion(.open, ":", "ねこ", _, 0)) = $0 { true } else { false } },
+                "\(effects)")
+        #expect(effects.contains { if case .controls(_, _, _, completionOpen: true) = $0 { true } else { false } })
+        #expect(window.text == "：ねこ", "nothing accepted or sent by the arrival itself")
+    }
+
+    /// With no word at the caret, the arrival searches nothing and changes nothing but the
+    /// highlighting it resets.
+    @Test func dataArrivingWithNoWordAtTheCaretOpensNothing() {
+        let window = Window()
+        window.commit("hello ")
+        window.send(.settle)
+        let effects = window.dataArrives([CompletionTestData.people, CompletionTestData.emojiSource])
+        #expect(window.composer.completion.searchCount == 0 && !window.composer.completion.isOpen)
+        #expect(!effects.contains { if case .trace(.completion) = $0 { true } else { false } }, "\(effects)")
+        #expect(!effects.contains(.completionChanged))
+        #expect(!effects.contains { if case .controls = $0 { true } else { false } }, "Send and the list's commands as they were")
+        #expect(!effects.contains { if case .sent = $0 { true } else { false } })
+        #expect(window.text == "hello ")
     }
 
     /// The list's commands as events (the window's actions send them): the selection moves,

@@ -20,7 +20,7 @@ private final class RecordingWindow {
         buffer = Array(text.unicodeScalars)
         lines = traces ? [Self.startLine(settings, t: 0)] : []
         send(.settle)
-        apply(composer.install(tokens: TokenNames(people: ["tanaka"]), sources: sources))
+        send(.dataArrived(CompletionData(tokens: TokenNames(people: ["tanaka"]), sources: sources)))
         send(.ready)
     }
 

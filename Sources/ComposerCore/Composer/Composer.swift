@@ -147,28 +147,20 @@ public final class Composer {
     }
 
     /// New people, channels and emoji (loaded after the window opened): the next settle
-    /// completes and highlights what is already typed with them.
-    public func install(tokens: TokenNames, sources: [CompletionSource]) -> [Effect] {
-        for source in sources { completion.add(source) }
-        // A new highlighter knows nothing tagged: start it from an untagged buffer.
-        let all = 0..<model.document.scalarCount
-        var result = HighlightKind.allCases.map { Effect.tag(.highlight(kind: $0, add: [], remove: [all])) }
-        if traces { result.append(.trace(dataArrived(sources))) }
-        highlighter = Self.makeHighlighter(tokens)
-        pipeline = makePipeline()
-        result.append(.requestSettle)
-        return result
-    }
-
-    /// A completion source built after the window opened (the emoji index, on first use).
-    public func add(_ source: CompletionSource) -> [Effect] {
-        completion.add(source)
-        return (traces ? [.trace(dataArrived([source]))] : []) + [.requestSettle]
-    }
-
-    /// The `data` line: what arrived, and the recents it ranks by.
-    private func dataArrived(_ sources: [CompletionSource]) -> TraceEvent {
-        .data(TracedData(sources: sources.map { ($0.name, $0.entries.count) }, recents: completion.recents.lists))
+    /// completes and highlights what is already typed with them: a word typed before they
+    /// came opens its list then.
+    private func dataArrived(_ data: CompletionData) {
+        for source in data.sources { completion.add(source) }
+        if let tokens = data.tokens {
+            // A new highlighter knows nothing tagged: start it from an untagged buffer.
+            let all = 0..<model.document.scalarCount
+            for kind in HighlightKind.allCases { effects.append(.tag(.highlight(kind: kind, add: [], remove: [all]))) }
+            highlighter = Self.makeHighlighter(tokens)
+            pipeline = makePipeline()
+        }
+        trace(.data(TracedData(sources: data.sources.map { ($0.name, $0.entries.count) },
+                               recents: completion.recents.lists)))
+        effects.append(.requestSettle)
     }
 
     // MARK: Events
@@ -292,6 +284,8 @@ public final class Composer {
             trace(.history(lastSent: message))
         case .ready:
             trace(.ready)
+        case .dataArrived(let data):
+            dataArrived(data)
         case .settle:
             trace(.settle)
             settle()
@@ -478,7 +472,7 @@ public final class Composer {
 }
 
 /// The names the highlighter knows: people's handles, channel names, emoji shortcodes.
-public struct TokenNames: Sendable {
+public struct TokenNames: Equatable, Sendable {
     public var people: [String]
     public var channels: [String]
     public var shortcodes: [String]

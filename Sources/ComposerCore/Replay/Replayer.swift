@@ -192,7 +192,8 @@ public final class Replayer {
         }
     }
 
-    /// People and channels arrive first (one install), emoji on first use, as in the app.
+    /// The first `data` line brings the highlighter's names with its sources; a later one
+    /// (traces before issue #31 built the emoji index on the first emoji word) only a source.
     private func installData(_ arrived: TracedData) {
         var sources: [CompletionSource] = []
         for (name, recordedCount) in arrived.sources {
@@ -205,12 +206,8 @@ public final class Replayer {
             }
             sources.append(source)
         }
-        if !installedData {
-            installedData = true
-            take(composer.install(tokens: data.tokens, sources: sources))
-        } else {
-            for source in sources { take(composer.add(source)) }
-        }
+        feed(.dataArrived(CompletionData(tokens: installedData ? nil : data.tokens, sources: sources)))
+        installedData = true
     }
 
     private func feed(_ event: InputEvent) {
