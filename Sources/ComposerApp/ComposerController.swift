@@ -96,11 +96,13 @@ public final class ComposerController {
         let data = data ?? .empty
         directory = data.directory
         self.quit = quit
+        // While the data loads there are no sources (not empty ones): a word's source is
+        // then missing, and an Enter on it waits for the data (`Composer.holdEnterForData`).
         let completion = CompletionList(
-            sources: data.completionSources,
+            sources: hasData ? data.completionSources : [],
             recents: RecentItems(directory: URL(fileURLWithPath: options.profileDirectory)))
         composer = Composer(text: options.initialText, caret: options.caret, limit: options.limit,
-                            completion: completion, tokens: data.tokens, traces: trace.isEnabled)
+                            completion: completion, tokens: data.tokens, traces: trace.isEnabled, awaitingData: !hasData)
         scheduler = SettleScheduler(sources: sources) { [weak self] in self?.settle() }
         scheduler.settleBeforeEachFrame(of: ui.window)
 
@@ -151,7 +153,8 @@ public final class ComposerController {
 
     /// Installs people, channels and emoji that were loaded after the window opened: the
     /// composer completes and highlights what is already typed with them at the next settle
-    /// (a list for a word typed before they came opens then); "ready" can be announced.
+    /// (a list for a word typed before they came opens then) and decides an Enter that
+    /// waited for them; "ready" can be announced.
     public func useData(_ data: ComposerData) {
         guard !destroyed else { return }
         directory = data.directory

@@ -70,6 +70,34 @@ extension GtkWindowSuites {
             #expect(composer.model.text == ":cat", "the arrival opens the list and does nothing else")
         }
 
+        /// Enter on a word while the data loads waits for it (nothing is sent), then does
+        /// what it would have done with the data there: accepts the first row.
+        @Test func anEnterPressedBeforeTheDataArrivesAcceptsOnceItDoes() async throws {
+            let gate = LoadGate()
+            let people = Self.people
+            let (composer, _) = try await GtkFixture.composer(loadingData: {
+                gate.wait()
+                return ComposerData(directory: WorkspaceDirectory(people: people, channels: []), emoji: [])
+            })
+            defer {
+                gate.open()
+                GtkFixture.close(composer)
+            }
+            try GtkFixture.xdotool.type("@tana")
+            try await GtkFixture.settled(composer, "the word, before the data") { composer.model.text == "@tana" }
+            try GtkFixture.xdotool.key(["Return"])
+            try await GtkFixture.settled(composer, "Enter, before the data") {
+                composer.trace.emitted.contains(.key(keyval: "Return", consumed: false))
+            }
+            #expect(composer.model.text == "@tana" && !composer.eventNames.contains("send"), "Enter waits")
+            #expect(composer.sentMessagesShown.isEmpty)
+            gate.open()
+            try await GtkFixture.settled(composer, "the accepted mention") { composer.model.text == "@tanaka " }
+            #expect(composer.trace.emitted.contains(.accept(item: "u1", text: "@tanaka ")))
+            #expect(!composer.eventNames.contains("send"), "accepting never sends")
+            #expect(composer.completionTitlesShown.isEmpty)
+        }
+
         @Test func rowsShowNamesAsLiteralTextAndAClickAcceptsKeepingFocus() async throws {
             let (composer, _) = try await GtkFixture.composer(directory: Self.directory)
             defer { GtkFixture.close(composer) }

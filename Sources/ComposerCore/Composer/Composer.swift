@@ -58,18 +58,27 @@ public final class Composer {
     public internal(set) var isEditingLastSent = false
     /// Settles run so far.
     public private(set) var settleCount = 0
+    /// Whether the people, channels and emoji are still loading (`init(awaitingData:)`):
+    /// until `dataArrived`, an Enter that would complete a word waits for them.
+    public private(set) var awaitingData: Bool
+    /// An Enter that waits for the data, with the text and selection it was pressed on
+    /// (`holdEnterForData`).
+    var heldEnter: (editSequence: Int, selection: TextSelection)?
 
     /// - Parameters:
     ///   - tokens: the names the highlighter knows (people, channels, shortcodes).
     ///   - traces: whether anyone reads the trace: without, no `.trace` effect is made (and
     ///     no "text" event, which copies the whole text), so typing costs less.
+    ///   - awaitingData: the completion sources are still loading and arrive as
+    ///     `dataArrived` (the app loads them after the first frame).
     public init(text: String = "", caret: Int? = nil, limit: LengthLimit = LengthLimit(),
                 completion: CompletionList = CompletionList(sources: []),
-                tokens: TokenNames = TokenNames(), traces: Bool = true) {
+                tokens: TokenNames = TokenNames(), traces: Bool = true, awaitingData: Bool = false) {
         model = ComposerModel(text: text, caret: caret)
         self.limit = limit
         self.completion = completion
         self.traces = traces
+        self.awaitingData = awaitingData
         textReporter = traces ? TextChangeReporter() : nil
         limitCutter = LimitCutter(limit: limit)
         overflow = OverflowColoring(limit: limit)
@@ -147,9 +156,10 @@ public final class Composer {
     }
 
     /// New people, channels and emoji (loaded after the window opened): the next settle
-    /// completes and highlights what is already typed with them: a word typed before they
-    /// came opens its list then.
+    /// completes and highlights what is already typed with them — a word typed before they
+    /// came opens its list then — and decides an Enter that waited for them.
     private func dataArrived(_ data: CompletionData) {
+        awaitingData = false
         for source in data.sources { completion.add(source) }
         if let tokens = data.tokens {
             // A new highlighter knows nothing tagged: start it from an untagged buffer.
@@ -289,6 +299,7 @@ public final class Composer {
         case .settle:
             trace(.settle)
             settle()
+            if heldEnter != nil { decideHeldEnter() }
         case .send:
             traceCommand(.send)
             send()
@@ -359,7 +370,7 @@ public final class Composer {
             if !consumed, !inputMethodActedDuringKey, let drawn = model.preedit, !drawn.text.isEmpty {
                 effects.append(.finishComposition(drawn: drawn.text))
             }
-        case .perform(.send): send()
+        case .perform(.send): if !holdEnterForData() { send() }
         case .perform(.newline): insertNewline()
         case .perform(.completionPrevious): completionChanged(completion.moveSelection(by: -1))
         case .perform(.completionNext): completionChanged(completion.moveSelection(by: 1))

@@ -82,7 +82,8 @@ public enum InputEvent: Equatable, Sendable {
     case ready
     /// People, channels and emoji the app loaded after the window opened (off the main
     /// thread, once the first frame is painted) are here. A word typed before them is
-    /// completed at the next settle.
+    /// completed at the next settle, and an Enter that waited for them is decided then
+    /// (`Composer.init(awaitingData:)`).
     case dataArrived(CompletionData)
     /// Input has settled: the current event is fully handled (an idle, or the frame's
     /// before-paint phase). Decisions are made now.

@@ -50,8 +50,12 @@ public final class Replayer {
         for (source, ids) in transcript.initialRecents.sorted(by: { $0.key < $1.key }) {
             for id in ids.reversed() { recents.record(id, source: source) }
         }
+        // A recording whose data arrived after it started was made while it loaded (an Enter
+        // then waits for it, `Composer.holdEnterForData`); without a `data` line it had none.
+        let dataArrives = transcript.lines.contains { if case .data = $0.event { true } else { false } }
         composer = Composer(text: initial.text, caret: initial.caret, limit: settings.limit,
-                            completion: CompletionList(sources: [], recents: recents), traces: true)
+                            completion: CompletionList(sources: [], recents: recents), traces: true,
+                            awaitingData: dataArrives)
         recorded = ComposerModel(text: initial.text, caret: initial.caret)
         // A trace started mid-session can begin with a selection, not just a caret.
         for model in [composer.model, recorded] { model.setSelection(anchor: initial.selection.anchor, caret: initial.caret) }
