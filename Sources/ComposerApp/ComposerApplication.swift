@@ -53,12 +53,10 @@ public enum ComposerApplication {
             gtk_application_add_window(app, cast(composer.window))
             controller = composer
             // People, channels and emoji are read and indexed once the first frame is on
-            // screen, off the main thread: a directory of 100,000 people must not delay it
-            // (on two cores a loader running beside start-up slowed the first frame by a
-            // fifth). Completion and highlighting start when they arrive ("ready").
-            composer.afterFirstFrame { [weak composer] in
-                ComposerData.loadInBackground(from: options.dataDirectory) { composer?.useData($0) }
-            }
+            // screen, off the main thread. Completion and highlighting start when they
+            // arrive ("ready" waits for them).
+            let dataDirectory = options.dataDirectory
+            composer.loadDataAfterFirstFrame { ComposerData.load(from: dataDirectory) }
             composer.present()
         }
         // Installed before the loop runs, so a signal that arrives before the window exists

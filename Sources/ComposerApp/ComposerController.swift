@@ -63,8 +63,6 @@ public final class ComposerController {
     public var inhibitLogout: (Bool) -> Void = { _ in }
     /// ibus-daemon's and fcitx5's names on the session bus, watched (`watchInputMethodDaemons`).
     var inputMethodDaemons: [BusNameWatch] = []
-    /// Whether the emoji index was asked for (it is built on first use).
-    private var emojiIndexRequested = false
     /// The edit log's sequence when the input's growth was last measured.
     private var grownAtSequence = Int.min
     var destroyed = false
@@ -98,14 +96,15 @@ public final class ComposerController {
         let data = data ?? .empty
         directory = data.directory
         self.quit = quit
+        // While the data loads there are no sources (not empty ones): a word's source is
+        // then missing, and an Enter on it waits for the data (`Composer.holdEnterForData`).
         let completion = CompletionList(
-            sources: data.completionSources,
+            sources: hasData ? data.completionSources : [],
             recents: RecentItems(directory: URL(fileURLWithPath: options.profileDirectory)))
         composer = Composer(text: options.initialText, caret: options.caret, limit: options.limit,
-                            completion: completion, tokens: data.tokens, traces: trace.isEnabled)
+                            completion: completion, tokens: data.tokens, traces: trace.isEnabled, awaitingData: !hasData)
         scheduler = SettleScheduler(sources: sources) { [weak self] in self?.settle() }
         scheduler.settleBeforeEachFrame(of: ui.window)
-        completion.onMissingSource = { [weak self] name in self?.sourceMissing(name, data: data) }
 
         ui.buffer.replaceAll(with: options.initialText)
         gtk_text_buffer_set_modified(ui.buffer.pointer, 0)
@@ -153,24 +152,25 @@ public final class ComposerController {
     }
 
     /// Installs people, channels and emoji that were loaded after the window opened: the
-    /// next settle completes and highlights what is already typed with them, and "ready"
-    /// can be announced.
+    /// composer completes and highlights what is already typed with them at the next settle
+    /// (a list for a word typed before they came opens then) and decides an Enter that
+    /// waited for them; "ready" can be announced.
     public func useData(_ data: ComposerData) {
         guard !destroyed else { return }
         directory = data.directory
         hasData = true
-        completion.onMissingSource = { [weak self] name in self?.sourceMissing(name, data: data) }
-        apply(composer.install(tokens: data.tokens, sources: data.completionSources))
+        forward(.dataArrived(CompletionData(tokens: data.tokens, sources: data.completionSources)))
         announceReadyIfFocused()
     }
 
-    /// The first emoji word: the emoji index is built now, off the main thread, and the
-    /// word completes at the settle after it arrives (the list opens a moment later).
-    private func sourceMissing(_ name: String, data: ComposerData) {
-        guard name == CompletionSource.emojiName, !emojiIndexRequested else { return }
-        emojiIndexRequested = data.loadEmojiSource { [weak self] handOff in
-            guard let self, !destroyed else { return }
-            apply(composer.add(handOff.source))
+    /// Once the first frame is painted, runs `load` on a thread of its own and installs
+    /// what it returns (`useData`). People, channels and the emoji index take long enough to
+    /// read and index (100,000 people: the better part of a second) that they must not delay
+    /// the first frame; on two cores a loader running beside start-up slowed it by a fifth.
+    /// The app loads `--data`; tests pass a loader they hold back.
+    public func loadDataAfterFirstFrame(_ load: @escaping @Sendable () -> ComposerData) {
+        afterFirstFrame { [weak self] in
+            MainLoop.offMainThread(load) { self?.useData($0) }
         }
     }
 

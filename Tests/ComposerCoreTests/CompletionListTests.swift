@@ -67,26 +67,6 @@ struct CompletionListTests {
         #expect(events.contains { if case .completion(.open, "@", "tana", _, _) = $0 { true } else { false } }, "\(events)")
     }
 
-    /// Emoji are indexed on first use: a word for a source that is not there asks for it
-    /// (once per settle that finds it), and once added the word completes.
-    @Test func aMissingSourceIsAskedForByTheWordThatNeedsIt() throws {
-        let model = ComposerModel(text: "")
-        let controller = CompletionList(sources: [CompletionTestData.people])
-        var asked: [String] = []
-        controller.onMissingSource = { asked.append($0) }
-        let pipeline = SettlePipeline(steps: [controller])
-        model.applyInsert(at: 0, text: "@ta", origin: .imCommit)
-        _ = pipeline.settle(model)
-        #expect(asked.isEmpty && controller.isOpen, "people are there")
-        model.applyInsert(at: 3, text: " :sm", origin: .imCommit)
-        _ = pipeline.settle(model)
-        #expect(asked == [CompletionSource.emojiName] && !controller.isOpen)
-        controller.add(CompletionTestData.emojiSource)
-        _ = pipeline.settle(model)
-        #expect(asked.count == 1 && controller.isOpen && controller.items.first?.kind == .emoji,
-                "\(controller.items.map(\.id))")
-    }
-
     @Test func typingAMentionOpensTheListWithTanakaFirst() throws {
         let harness = CompletionHarness()
         #expect(harness.type("@").count == 1)  // a bare @ lists people

@@ -10,9 +10,10 @@ private final class Window {
     private(set) var effects: [Effect] = []
 
     init(_ text: String = "", limit: LengthLimit = LengthLimit(), completion: CompletionList? = nil,
-         traces: Bool = true) {
+         traces: Bool = true, awaitingData: Bool = false) {
         composer = Composer(text: text, limit: limit,
-                            completion: completion ?? CompletionList(sources: []), traces: traces)
+                            completion: completion ?? CompletionList(sources: []), traces: traces,
+                            awaitingData: awaitingData)
         buffer = Array(text.unicodeScalars)
     }
 
@@ -53,6 +54,21 @@ private final class Window {
     }
 
     var traced: [TraceEvent] { effects.compactMap { if case .trace(let event) = $0 { event } else { nil } } }
+
+    /// Enter, not taken by the input method.
+    @discardableResult
+    func enter() -> [Effect] {
+        send(.keyPressed(name: "Return", shift: false))
+        return send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
+    }
+
+    /// The app's data arrives (loaded off the main thread), then the settle it asks for.
+    @discardableResult
+    func dataArrives(_ sources: [CompletionSource]) -> [Effect] {
+        let arrived = send(.dataArrived(CompletionData(tokens: TokenNames(), sources: sources)))
+        #expect(arrived.contains(.requestSettle))
+        return arrived + send(.settle)
+    }
 
     var edits: [Edit] { traced.compactMap { if case .edit(let edit) = $0 { edit } else { nil } } }
 }
@@ -292,6 +308,102 @@ struct ComposerTests {
         #expect(window.bufferText == window.text)
         #expect(window.traced.contains { if case .accept = $0 { true } else { false } })
         #expect(!window.composer.completion.isOpen)
+    }
+
+    /// Issue #31: `:neko` committed by ibus-anthy as `：ねこ` before the emoji were loaded
+    /// opened no list, ever. The word is searched again when the data arrives: the list opens
+    /// at the settle the arrival asks for.
+    @Test func aWordTypedBeforeTheDataArrivesOpensItsListWhenItArrives() {
+        let window = Window(awaitingData: true)
+        window.commit("：ねこ")
+        window.send(.settle)
+        #expect(!window.composer.completion.isOpen, "no data yet")
+        let effects = window.dataArrives([CompletionTestData.people, CompletionTestData.emojiSource])
+        #expect(window.composer.completion.isOpen && window.composer.completion.items.first?.kind == .emoji,
+                "\(window.composer.completion.items.map(\.id))")
+        #expect(effects.contains { if case .trace(.completion(.open, ":", "ねこ", _, 0)) = $0 { true } else { false } },
+                "\(effects)")
+        #expect(effects.contains { if case .controls(_, _, _, completionOpen: true) = $0 { true } else { false } })
+        #expect(window.text == "：ねこ", "nothing accepted or sent by the arrival itself")
+    }
+
+    /// With no word at the caret, the arrival searches nothing and changes nothing but the
+    /// highlighting it resets.
+    @Test func dataArrivingWithNoWordAtTheCaretOpensNothing() {
+        let window = Window(awaitingData: true)
+        window.commit("hello ")
+        window.send(.settle)
+        let effects = window.dataArrives([CompletionTestData.people, CompletionTestData.emojiSource])
+        #expect(window.composer.completion.searchCount == 0 && !window.composer.completion.isOpen)
+        #expect(!effects.contains { if case .trace(.completion) = $0 { true } else { false } }, "\(effects)")
+        #expect(!effects.contains(.completionChanged))
+        #expect(!effects.contains { if case .controls = $0 { true } else { false } }, "Send and the list's commands as they were")
+        #expect(!effects.contains { if case .sent = $0 { true } else { false } })
+        #expect(window.text == "hello ")
+    }
+
+    /// Enter on `：ねこ` while the data loads: had it been there the list would be open and
+    /// Enter would accept its first row; sending `：ねこ` would let the machine's speed decide.
+    /// Enter waits (the text stays), and once the data is in it accepts as it would have.
+    @Test func anEnterPressedBeforeTheDataArrivesWaitsAndThenDoesWhatItWouldHaveDone() throws {
+        let window = Window(awaitingData: true)
+        window.commit("：ねこ")
+        window.send(.settle)
+        let waiting = window.enter()
+        #expect(!waiting.contains { if case .sent = $0 { true } else { false } }, "\(waiting)")
+        #expect(!waiting.contains(.clear))
+        #expect(window.text == "：ねこ" && window.bufferText == "：ねこ")
+        #expect(window.send(.settle).allSatisfy { if case .trace = $0 { true } else { false } }, "still waiting")
+        let decided = window.dataArrives([CompletionTestData.people, CompletionTestData.emojiSource])
+        let accepted = try #require(decided.compactMap { if case .trace(.accept(let item, let text)) = $0 { (item, text) } else { nil } }.first,
+                                    "\(decided)")
+        #expect(accepted.0.hasPrefix("1f"), "an emoji: \(accepted)")
+        #expect(window.text == accepted.1 && window.bufferText == accepted.1)
+        #expect(!decided.contains { if case .sent = $0 { true } else { false } }, "accepting never sends")
+        window.enter()
+        #expect(window.effects.contains(.sent(accepted.1)), "the next Enter sends, as always")
+    }
+
+    /// A word that nothing matches: the waiting Enter sends it once the data says so.
+    @Test func aWaitingEnterSendsWhenTheWordMatchesNothing() {
+        let window = Window(awaitingData: true)
+        window.commit("see @zzqxzzqx")
+        window.enter()
+        #expect(!window.effects.contains { if case .sent = $0 { true } else { false } })
+        let decided = window.dataArrives([CompletionTestData.people, CompletionTestData.emojiSource])
+        #expect(decided.contains(.sent("see @zzqxzzqx")), "\(decided)")
+        #expect(window.text.isEmpty)
+    }
+
+    /// Typing on (or moving the caret) before the data arrives is a new intention: the
+    /// waiting Enter is dropped, nothing is sent or accepted, the text stays as typed.
+    @Test func typingOnDropsTheWaitingEnter() {
+        for moveInstead in [false, true] {
+            let window = Window(awaitingData: true)
+            window.commit("@tana")
+            window.enter()
+            if moveInstead {
+                window.send(.selectionChanged(anchor: 2, caret: 2))
+            } else {
+                window.type("x")
+            }
+            window.send(.settle)
+            window.dataArrives([CompletionTestData.people])
+            #expect(!window.traced.contains { if case .accept = $0 { true } else { false } }, "moved: \(moveInstead)")
+            #expect(!window.effects.contains { if case .sent = $0 { true } else { false } }, "moved: \(moveInstead)")
+            #expect(window.text == (moveInstead ? "@tana" : "@tanax"))
+        }
+    }
+
+    /// Only a word whose source is still loading makes Enter wait: plain text sends at once,
+    /// and so does the Send button on a word (a click on Send means send).
+    @Test func enterOnPlainTextAndTheSendButtonNeverWait() {
+        let plain = Window(awaitingData: true)
+        plain.commit("hello")
+        #expect(plain.enter().contains(.sent("hello")))
+        let button = Window(awaitingData: true)
+        button.commit("@tana")
+        #expect(button.send(.send).contains(.sent("@tana")))
     }
 
     /// The list's commands as events (the window's actions send them): the selection moves,

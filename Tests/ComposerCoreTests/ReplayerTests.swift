@@ -14,13 +14,16 @@ private final class RecordingWindow {
     private(set) var lines: [String]
     private var t = 0
 
-    init(text: String, settings: TranscriptSettings, sources: [CompletionSource], traces: Bool = true) {
+    /// - Parameter sources: the data, there from the start; nil: it is loading, and the
+    ///   session sends `dataArrived` itself.
+    init(text: String, settings: TranscriptSettings, sources: [CompletionSource]?, traces: Bool = true) {
         self.settings = settings
-        composer = Composer(text: text, limit: settings.limit, completion: CompletionList(sources: []), traces: traces)
+        composer = Composer(text: text, limit: settings.limit, completion: CompletionList(sources: []), traces: traces,
+                            awaitingData: sources == nil)
         buffer = Array(text.unicodeScalars)
         lines = traces ? [Self.startLine(settings, t: 0)] : []
         send(.settle)
-        apply(composer.install(tokens: TokenNames(people: ["tanaka"]), sources: sources))
+        if let sources { send(.dataArrived(CompletionData(tokens: TokenNames(people: ["tanaka"]), sources: sources))) }
         send(.ready)
     }
 
@@ -147,6 +150,29 @@ struct ReplayerTests {
         #expect(output.jsonLines == window.transcript)
         guard case .exit(let text, _, _, _)? = output.events.last?.event else { Issue.record("no exit"); return }
         #expect(text == "a\nb")
+    }
+
+    /// Issue #31: an Enter pressed on `@tana` while the data was loading waits for it and then
+    /// accepts 田中 as it would have with the data there; the replay, fed the recorded lines
+    /// (the `data` line where it came), decides the same, byte for byte.
+    @Test func anEnterThatWaitedForTheDataReplaysTheSame() throws {
+        let window = RecordingWindow(text: "", settings: TranscriptSettings(), sources: nil)
+        window.act { window.commit("@tana") }
+        window.act { window.key("Return") }
+        #expect(window.composer.model.text == "@tana", "Enter waits for the data")
+        window.act {
+            window.send(.dataArrived(CompletionData(tokens: TokenNames(), sources: [CompletionTestData.people,
+                                                                                    CompletionTestData.channels])))
+        }
+        window.act { window.key("Return") }
+        window.act { window.send(.exit(.close)) }
+        let transcript = try Transcript(text: window.transcript, name: "enter-waits")
+        let data = ReplayData(directory: CompletionTestData.directory, emoji: [])
+        let output = try Replayer(transcript: transcript, settings: transcript.settings, data: data).run()
+        #expect(output.warnings.isEmpty, "\(output.warnings)")
+        #expect(output.jsonLines == window.transcript)
+        #expect(output.events.compactMap { if case .accept(let item, _) = $0.event { item } else { nil } } == ["u0001"])
+        #expect(output.events.compactMap { if case .send(let text, _) = $0.event { text } else { nil } } == ["@tanaka "])
     }
 
     /// A `text` line of a long draft carries its length: the replay reads the caret and

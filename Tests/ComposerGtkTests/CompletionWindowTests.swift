@@ -42,6 +42,62 @@ extension GtkWindowSuites {
             #expect(composer.model.text == "@tan")
         }
 
+        /// Issue #31: the first `:emoji:` of a session found nothing (the index was built on
+        /// the first emoji word and came after the Enter). The data comes as in the app — read
+        /// by `ComposerData.load` from the source tree's `data/`, off the main thread after the
+        /// first frame — held back by a gate until the word is typed: the emoji index comes
+        /// with people and channels, and the list opens as soon as it is there.
+        @Test func aWordTypedBeforeTheDataArrivesOpensItsListWhenItArrives() async throws {
+            let gate = LoadGate()
+            let dataDirectory = ComposerBinary.packageRoot.appendingPathComponent("data").path
+            let (composer, _) = try await GtkFixture.composer(loadingData: {
+                gate.wait()
+                return ComposerData.load(from: dataDirectory)
+            })
+            defer {
+                gate.open()
+                GtkFixture.close(composer)
+            }
+            try GtkFixture.xdotool.type(":cat")
+            try await GtkFixture.settled(composer, "the word, before the data") { composer.model.text == ":cat" }
+            #expect(composer.completionTitlesShown.isEmpty && !composer.eventNames.contains("data"))
+            gate.open()
+            try await GtkFixture.settled(composer, "the list, once the data is in") { !composer.completionTitlesShown.isEmpty }
+            let data = composer.trace.emitted.compactMap { if case .data(let data) = $0 { data } else { nil } }
+            #expect(data.map { $0.sources.map(\.name) } == [["people", "channels", "emoji"]], "one arrival, emoji in it")
+            #expect(composer.completion.items.first?.kind == .emoji)
+            #expect(composer.completionTitlesShown == composer.completion.visibleItems.map(\.title))
+            #expect(composer.model.text == ":cat", "the arrival opens the list and does nothing else")
+        }
+
+        /// Enter on a word while the data loads waits for it (nothing is sent), then does
+        /// what it would have done with the data there: accepts the first row.
+        @Test func anEnterPressedBeforeTheDataArrivesAcceptsOnceItDoes() async throws {
+            let gate = LoadGate()
+            let people = Self.people
+            let (composer, _) = try await GtkFixture.composer(loadingData: {
+                gate.wait()
+                return ComposerData(directory: WorkspaceDirectory(people: people, channels: []), emoji: [])
+            })
+            defer {
+                gate.open()
+                GtkFixture.close(composer)
+            }
+            try GtkFixture.xdotool.type("@tana")
+            try await GtkFixture.settled(composer, "the word, before the data") { composer.model.text == "@tana" }
+            try GtkFixture.xdotool.key(["Return"])
+            try await GtkFixture.settled(composer, "Enter, before the data") {
+                composer.trace.emitted.contains(.key(keyval: "Return", consumed: false))
+            }
+            #expect(composer.model.text == "@tana" && !composer.eventNames.contains("send"), "Enter waits")
+            #expect(composer.sentMessagesShown.isEmpty)
+            gate.open()
+            try await GtkFixture.settled(composer, "the accepted mention") { composer.model.text == "@tanaka " }
+            #expect(composer.trace.emitted.contains(.accept(item: "u1", text: "@tanaka ")))
+            #expect(!composer.eventNames.contains("send"), "accepting never sends")
+            #expect(composer.completionTitlesShown.isEmpty)
+        }
+
         @Test func rowsShowNamesAsLiteralTextAndAClickAcceptsKeepingFocus() async throws {
             let (composer, _) = try await GtkFixture.composer(directory: Self.directory)
             defer { GtkFixture.close(composer) }
@@ -222,4 +278,16 @@ extension GtkWindowSuites {
             try await GtkFixture.wait("undo brings the cut part back") { composer.model.text == "hi @tanaka " }
         }
     }
+}
+
+/// Holds a data loader back (on its thread) until the test opens it; open for good then.
+final class LoadGate: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    func wait() {
+        semaphore.wait()
+        semaphore.signal()
+    }
+
+    func open() { semaphore.signal() }
 }

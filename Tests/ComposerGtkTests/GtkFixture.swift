@@ -161,7 +161,10 @@ enum GtkFixture {
     /// A composer in a shown, focused window.
     /// - Parameter options: nil for the defaults with a new profile directory.
     /// - Parameter traced: false for a composer without `--trace` (the app's usual state).
+    /// - Parameter loadingData: the data comes as in the app, from this loader run off the
+    ///   main thread after the first frame (`directory` and `emoji` are then not used).
     static func composer(_ options: ComposerOptions? = nil, directory: WorkspaceDirectory = .empty, emoji: [EmojiEntry] = [],
+                         loadingData: (@Sendable () -> ComposerData)? = nil,
                          traced: Bool = true, profile: ProfileOpening? = nil,
                          beforePresent: (ComposerController) -> Void = { _ in })
         async throws -> (ComposerController, QuitRecorder) {
@@ -170,10 +173,11 @@ enum GtkFixture {
         let quit = QuitRecorder()
         let trace = traced ? try TraceWriter(path: try makeDirectory(in: session!.directory, prefix: "trace") + "/trace.jsonl")
             : TraceWriter.disabled()
-        let composer = ComposerController(options: options, trace: trace, directory: directory, emoji: emoji,
-                                          profile: profile) {
+        let data = loadingData == nil ? ComposerData(directory: directory, emoji: emoji) : nil
+        let composer = ComposerController(options: options, trace: trace, data: data, profile: profile) {
             quit.count += 1
         }
+        if let loadingData { composer.loadDataAfterFirstFrame(loadingData) }
         beforePresent(composer)
         composer.present()
         try await wait("the window to map") { gtk_widget_get_mapped(composer.window) != 0 }

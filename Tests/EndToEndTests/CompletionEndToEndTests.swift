@@ -57,6 +57,36 @@ struct CompletionEndToEndTests {
         try Self.finish(cs, transcript: "completion-\(kind == .ibusAnthy ? "ibus" : "fcitx5")-anthy-kana-mention")
     }
 
+    /// Issue #31: through ibus-anthy, `:neko`, Return (commits `：ねこ`), Return sent `：ねこ`
+    /// on the session's first emoji word: the emoji index was built on that word and came
+    /// after the second Return. It now comes with people and channels, before "ready": the
+    /// second Return accepts an emoji and nothing is sent.
+    @Test(.timeLimit(.minutes(2)))
+    func theFirstEmojiWordOfASessionCompletes() throws {
+        let cs = try ComposerSession(.ibusAnthy, name: "e2e-completion-first-emoji")
+        defer { cs.stop() }
+        let trace = cs.trace
+        let from = cs.probeEndIndex
+        try cs.xdotool.key(["colon", "n", "e", "k", "o"])
+        try trace.waitFor("the kana preedit", from: from) {
+            $0["ev"]?.stringValue == "preedit" && ($0["text"]?.stringValue ?? "").hasSuffix("ねこ")
+        }
+        let commitFrom = trace.entries.count
+        try cs.xdotool.key(["Return"])
+        let commit = try trace.waitFor("the commit", from: commitFrom) { $0["ev"]?.stringValue == "commit" }
+        #expect(commit["text"]?.stringValue?.hasSuffix("ねこ") == true)
+        let acceptFrom = trace.entries.count
+        try cs.xdotool.key(["Return"])
+        let accept = try trace.waitFor("an emoji accepted", from: acceptFrom) { $0["ev"]?.stringValue == "accept" }
+        let inserted = accept["text"]?.stringValue ?? ""
+        #expect(inserted.unicodeScalars.first?.properties.isEmojiPresentation == true, "\(accept)")
+        try trace.waitFor("the accepted text", from: acceptFrom) {
+            $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == inserted
+        }
+        #expect(!trace.entries.contains { $0.name == "send" }, "nothing sent")
+        try Self.finish(cs, transcript: "completion-ibus-anthy-first-emoji")
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func gtkBuiltInInputMethodAtTanaDownTab() throws {
         let cs = try ComposerSession(.gtkSimple, name: "e2e-completion-simple")

@@ -72,10 +72,6 @@ public final class CompletionList: SettleStep {
     public private(set) var firstVisibleRow = 0
     /// How many times a word was searched (for tests: evaluation happens once per change).
     public private(set) var searchCount = 0
-    /// Called when the word at the caret belongs to a registered prefix whose source is
-    /// not there (yet): the app builds sources it can do without until first use (emoji)
-    /// and `add`s them, and the next settle completes the word.
-    public var onMissingSource: ((String) -> Void)?
 
     public var isOpen: Bool { !items.isEmpty }
     /// Rows to show: up to `visibleRowCount`, containing the selected row.
@@ -137,10 +133,7 @@ public final class CompletionList: SettleStep {
     /// Searches for `found` and updates the list; returns the trace events of the change.
     private func show(_ found: CompletionWord?) -> [TraceEvent] {
         guard let found else { return closeList() }
-        guard let source = sources[found.source] else {
-            onMissingSource?(found.source)
-            return closeList()
-        }
+        guard let source = sources[found.source] else { return closeList() }
         searchCount += 1
         let previous = lastSearch.flatMap { last in
             last.source == found.source && last.start == found.range.lowerBound ? last.state : nil

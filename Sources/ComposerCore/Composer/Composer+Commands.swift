@@ -4,6 +4,7 @@ extension Composer {
     /// Sends the committed text if the model says so; never while composing.
     func send() {
         guard !exited else { return }
+        heldEnter = nil  // the Send button while an Enter waits: the user has decided
         settle()
         switch model.sendDecision(limit: limit) {
         case .send(let message):
@@ -21,6 +22,44 @@ extension Composer {
         case .refuse:
             effects.append(.bell)
         }
+    }
+
+    /// Enter (not taken by the input method, nothing composing) with a `@`, `#` or `:` word
+    /// at the caret while the people, channels and emoji are still loading — the first
+    /// moment after start, seconds on a busy machine. Had they been there, the list would be
+    /// open and Enter would accept its first row: sending the word as typed (`：ねこ` instead
+    /// of the 🐱 the user was after, issue #31) would let the machine's speed decide what
+    /// the same keys do. So Enter waits, and at the first settle after the data arrives it
+    /// does what it would have done with the data there (`decideHeldEnter`): accept the
+    /// first row when the word has one, send otherwise. The same keys make the same message
+    /// on any machine, and a replay decides the same.
+    ///
+    /// Nothing is lost while it waits: the text stays as typed. Typing on, moving the caret
+    /// or composing before the data arrives is a new intention: the waiting Enter is dropped
+    /// (a second Enter on the same text is the same one). The Send button never waits.
+    /// Returns whether Enter waits.
+    func holdEnterForData() -> Bool {
+        guard awaitingData, !exited else { return false }
+        settle()
+        guard let word = completion.trigger.word(in: model), completion.sources[word.source] == nil else { return false }
+        heldEnter = (model.log.lastEditSequence, model.selection)
+        return true
+    }
+
+    /// After a settle, the Enter waiting for the data: dropped when the text, the selection
+    /// or a composition changed since it was pressed; once the data is in (and the settle
+    /// just run has evaluated the word with it), Enter as it would have been.
+    func decideHeldEnter() {
+        guard let held = heldEnter else { return }
+        guard held.editSequence == model.log.lastEditSequence, held.selection == model.selection,
+              !model.isComposing, !exited else {
+            heldEnter = nil
+            return
+        }
+        // An input method's empty preedit holds the list back: wait until it ends.
+        guard !awaitingData, model.preedit == nil else { return }
+        heldEnter = nil
+        if completion.isOpen { acceptCompletion(nil) } else { send() }
     }
 
     /// "Trim to limit": removes the overflow in one undoable step (never mid-composition).

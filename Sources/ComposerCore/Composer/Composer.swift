@@ -61,18 +61,27 @@ public final class Composer {
     public internal(set) var isEditingLastSent = false
     /// Settles run so far.
     public private(set) var settleCount = 0
+    /// Whether the people, channels and emoji are still loading (`init(awaitingData:)`):
+    /// until `dataArrived`, an Enter that would complete a word waits for them.
+    public private(set) var awaitingData: Bool
+    /// An Enter that waits for the data, with the text and selection it was pressed on
+    /// (`holdEnterForData`).
+    var heldEnter: (editSequence: Int, selection: TextSelection)?
 
     /// - Parameters:
     ///   - tokens: the names the highlighter knows (people, channels, shortcodes).
     ///   - traces: whether anyone reads the trace: without, no `.trace` effect is made (and
     ///     no "text" event, which copies the whole text), so typing costs less.
+    ///   - awaitingData: the completion sources are still loading and arrive as
+    ///     `dataArrived` (the app loads them after the first frame).
     public init(text: String = "", caret: Int? = nil, limit: LengthLimit = LengthLimit(),
                 completion: CompletionList = CompletionList(sources: []),
-                tokens: TokenNames = TokenNames(), traces: Bool = true) {
+                tokens: TokenNames = TokenNames(), traces: Bool = true, awaitingData: Bool = false) {
         model = ComposerModel(text: text, caret: caret)
         self.limit = limit
         self.completion = completion
         self.traces = traces
+        self.awaitingData = awaitingData
         textReporter = traces ? TextChangeReporter() : nil
         limitCutter = LimitCutter(limit: limit)
         overflow = OverflowColoring(limit: limit)
@@ -150,28 +159,21 @@ public final class Composer {
     }
 
     /// New people, channels and emoji (loaded after the window opened): the next settle
-    /// completes and highlights what is already typed with them.
-    public func install(tokens: TokenNames, sources: [CompletionSource]) -> [Effect] {
-        for source in sources { completion.add(source) }
-        // A new highlighter knows nothing tagged: start it from an untagged buffer.
-        let all = 0..<model.document.scalarCount
-        var result = HighlightKind.allCases.map { Effect.tag(.highlight(kind: $0, add: [], remove: [all])) }
-        if traces { result.append(.trace(dataArrived(sources))) }
-        highlighter = Self.makeHighlighter(tokens)
-        pipeline = makePipeline()
-        result.append(.requestSettle)
-        return result
-    }
-
-    /// A completion source built after the window opened (the emoji index, on first use).
-    public func add(_ source: CompletionSource) -> [Effect] {
-        completion.add(source)
-        return (traces ? [.trace(dataArrived([source]))] : []) + [.requestSettle]
-    }
-
-    /// The `data` line: what arrived, and the recents it ranks by.
-    private func dataArrived(_ sources: [CompletionSource]) -> TraceEvent {
-        .data(TracedData(sources: sources.map { ($0.name, $0.entries.count) }, recents: completion.recents.lists))
+    /// completes and highlights what is already typed with them — a word typed before they
+    /// came opens its list then — and decides an Enter that waited for them.
+    private func dataArrived(_ data: CompletionData) {
+        awaitingData = false
+        for source in data.sources { completion.add(source) }
+        if let tokens = data.tokens {
+            // A new highlighter knows nothing tagged: start it from an untagged buffer.
+            let all = 0..<model.document.scalarCount
+            for kind in HighlightKind.allCases { effects.append(.tag(.highlight(kind: kind, add: [], remove: [all]))) }
+            highlighter = Self.makeHighlighter(tokens)
+            pipeline = makePipeline()
+        }
+        trace(.data(TracedData(sources: data.sources.map { ($0.name, $0.entries.count) },
+                               recents: completion.recents.lists)))
+        effects.append(.requestSettle)
     }
 
     // MARK: Events
@@ -310,9 +312,12 @@ public final class Composer {
             trace(.history(lastSent: message))
         case .ready:
             trace(.ready)
+        case .dataArrived(let data):
+            dataArrived(data)
         case .settle:
             trace(.settle)
             settle()
+            if heldEnter != nil { decideHeldEnter() }
         case .send:
             traceCommand(.send)
             send()
@@ -385,7 +390,7 @@ public final class Composer {
                 abandoned.explained()
                 effects.append(.finishComposition(drawn: drawn.text))
             }
-        case .perform(.send): send()
+        case .perform(.send): if !holdEnterForData() { send() }
         case .perform(.newline): insertNewline()
         case .perform(.completionPrevious): completionChanged(completion.moveSelection(by: -1))
         case .perform(.completionNext): completionChanged(completion.moveSelection(by: 1))
@@ -498,7 +503,7 @@ public final class Composer {
 }
 
 /// The names the highlighter knows: people's handles, channel names, emoji shortcodes.
-public struct TokenNames: Sendable {
+public struct TokenNames: Equatable, Sendable {
     public var people: [String]
     public var channels: [String]
     public var shortcodes: [String]

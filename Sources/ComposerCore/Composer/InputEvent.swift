@@ -80,6 +80,11 @@ public enum InputEvent: Equatable, Sendable {
     case historyRestored(lastSent: String)
     /// The window is shown, its input has the keyboard focus and the data is in.
     case ready
+    /// People, channels and emoji the app loaded after the window opened (off the main
+    /// thread, once the first frame is painted) are here. A word typed before them is
+    /// completed at the next settle, and an Enter that waited for them is decided then
+    /// (`Composer.init(awaitingData:)`).
+    case dataArrived(CompletionData)
     /// Input has settled: the current event is fully handled (an idle, or the frame's
     /// before-paint phase). Decisions are made now.
     case settle
@@ -95,4 +100,26 @@ public enum InputEvent: Equatable, Sendable {
     /// Close the completion list (it stays closed until the word at the caret changes).
     case closeCompletion
     case exit(ExitReason)
+}
+
+/// Completion sources and the names the highlighter knows, loaded after the window opened.
+///
+/// `@unchecked Sendable`: `CompletionSource` is a class; the loading thread builds it and
+/// hands it over once, and from then on only the composer's thread touches it.
+public struct CompletionData: Equatable, @unchecked Sendable {
+    /// The names to highlight; nil keeps the highlighter's (a source that arrives on its
+    /// own: an older trace's emoji index, built on first use).
+    public var tokens: TokenNames?
+    public var sources: [CompletionSource]
+
+    public init(tokens: TokenNames?, sources: [CompletionSource]) {
+        self.tokens = tokens
+        self.sources = sources
+    }
+
+    /// The same names and the very same sources (a source is compared by identity).
+    public static func == (lhs: CompletionData, rhs: CompletionData) -> Bool {
+        lhs.tokens == rhs.tokens && lhs.sources.count == rhs.sources.count
+            && zip(lhs.sources, rhs.sources).allSatisfy { $0 === $1 }
+    }
 }

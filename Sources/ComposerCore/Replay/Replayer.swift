@@ -70,8 +70,12 @@ public final class Replayer {
         for (source, ids) in transcript.initialRecents.sorted(by: { $0.key < $1.key }) {
             for id in ids.reversed() { recents.record(id, source: source) }
         }
+        // A recording whose data arrived after it started was made while it loaded (an Enter
+        // then waits for it, `Composer.holdEnterForData`); without a `data` line it had none.
+        let dataArrives = transcript.lines.contains { if case .data = $0.event { true } else { false } }
         composer = Composer(text: initial.text, caret: initial.caret, limit: settings.limit,
-                            completion: CompletionList(sources: [], recents: recents), traces: true)
+                            completion: CompletionList(sources: [], recents: recents), traces: true,
+                            awaitingData: dataArrives)
         recorded = ComposerModel(text: initial.text, caret: initial.caret)
         // A trace started mid-session can begin with a selection, not just a caret.
         for model in [composer.model, recorded] { model.setSelection(anchor: initial.selection.anchor, caret: initial.caret) }
@@ -243,7 +247,8 @@ public final class Replayer {
         }
     }
 
-    /// People and channels arrive first (one install), emoji on first use, as in the app.
+    /// The first `data` line brings the highlighter's names with its sources; a later one
+    /// (traces before issue #31 built the emoji index on the first emoji word) only a source.
     private func installData(_ arrived: TracedData) {
         var sources: [CompletionSource] = []
         for (name, recordedCount) in arrived.sources {
@@ -256,12 +261,8 @@ public final class Replayer {
             }
             sources.append(source)
         }
-        if !installedData {
-            installedData = true
-            take(composer.install(tokens: data.tokens, sources: sources))
-        } else {
-            for source in sources { take(composer.add(source)) }
-        }
+        feed(.dataArrived(CompletionData(tokens: installedData ? nil : data.tokens, sources: sources)))
+        installedData = true
     }
 
     /// An older recording's data, all of it at once: people and channels, and the emoji.
