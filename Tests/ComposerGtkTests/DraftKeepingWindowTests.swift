@@ -99,15 +99,22 @@ extension GtkWindowSuites {
             #expect(restored.caret == 0)
         }
 
-        @Test func aProfileThatCannotBeWrittenIsShownInTheWindowAndTypingGoesOn() async throws {
+        /// A composer whose profile cannot be written: a directory where the database should
+        /// be. SQLite cannot open it, and it is not a damaged file to move aside (as a full disk
+        /// or a read-only profile, but for root too). Returns the composer, the profile and
+        /// the obstacle.
+        static func composerWithAnUnwritableProfile() async throws -> (ComposerController, String, URL) {
             let profileDirectory = try GtkFixture.newProfile()
-            // A directory where the database should be: SQLite cannot open it, and it is not a
-            // damaged file to move aside (as a full disk or a read-only profile, but for root too).
             let blocker = URL(fileURLWithPath: profileDirectory).appendingPathComponent(ProfileStore.fileName)
             try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
             let profile = ProfileOpening.open(directory: profileDirectory)
             let (composer, _) = try await GtkFixture.composer(
                 ComposerOptions(profileDirectory: profileDirectory, restoresDraft: true), profile: profile)
+            return (composer, profileDirectory, blocker)
+        }
+
+        @Test func aProfileThatCannotBeWrittenIsShownInTheWindowAndTypingGoesOn() async throws {
+            let (composer, profileDirectory, blocker) = try await Self.composerWithAnUnwritableProfile()
             defer { GtkFixture.close(composer) }
             let notice = try #require(composer.storeNoticeShown)
             #expect(notice.contains(blocker.path) && notice.contains("Typing goes on"), "\(notice)")
@@ -133,12 +140,7 @@ extension GtkWindowSuites {
         /// thread (a call through a freed closure) right after this kind of notice.
         @Test func windowsClosedWhileTheirSavesFailAndRetry() async throws {
             for round in 0..<12 {
-                let profileDirectory = try GtkFixture.newProfile()
-                let blocker = URL(fileURLWithPath: profileDirectory).appendingPathComponent(ProfileStore.fileName)
-                try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
-                let profile = ProfileOpening.open(directory: profileDirectory)
-                let (composer, _) = try await GtkFixture.composer(
-                    ComposerOptions(profileDirectory: profileDirectory, restoresDraft: true), profile: profile)
+                let (composer, _, _) = try await Self.composerWithAnUnwritableProfile()
                 try GtkFixture.xdotool.type("round \(round)")
                 try await GtkFixture.wait("the text") { composer.model.text == "round \(round)" }
                 // Alternate: close at once (the save's delay still running), or once a failed

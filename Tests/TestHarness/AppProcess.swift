@@ -44,6 +44,24 @@ public final class AppProcess: @unchecked Sendable {
 
     private static func spawn(path: String, arguments: [String], environment: [String: String],
                               stdout: String, stderr: String, name: String) throws -> pid_t {
+        let (rc, child) = posixSpawn(path: path, arguments: [path] + arguments,
+                                     environment: environment.map { "\($0.key)=\($0.value)" }) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
+            posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
+            if let closefrom = addCloseFrom { _ = closefrom(&actions, 3) }
+        }
+        guard rc == 0 else {
+            throw HarnessError("could not launch \(name) (\(path)): \(String(cString: strerror(rc)))")
+        }
+        return child
+    }
+
+    /// `posix_spawn` as the harness starts every child: an empty signal mask, default signal
+    /// dispositions, a process group of its own; `files` sets up its descriptors. Returns
+    /// posix_spawn's result and the child's pid.
+    static func posixSpawn(path: String, arguments: [String], environment: [String],
+                           files: (inout posix_spawn_file_actions_t) -> Void) -> (status: Int32, pid: pid_t) {
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
@@ -57,27 +75,19 @@ public final class AppProcess: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attr, &defaults)
         posix_spawnattr_setpgroup(&attr, 0)
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
-        if let closefrom = addCloseFrom { _ = closefrom(&actions, 3) }
-
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        files(&actions)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
         var child: pid_t = 0
         let rc = posix_spawn(&child, path, &actions, &attr, argv, envp)
-        guard rc == 0 else {
-            throw HarnessError("could not launch \(name) (\(path)): \(String(cString: strerror(rc)))")
-        }
-        return child
+        return (rc, child)
     }
 
     /// glibc ≥ 2.34 `posix_spawn_file_actions_addclosefrom_np` (not in Swift's Glibc module).

@@ -74,39 +74,17 @@ public enum SessionReaper {
     /// group must not take it down before it has done its work.
     @discardableResult
     public static func spawnWatchdog(stdin: Int32, listFile: String) -> pid_t? {
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setpgroup(&attr, 0)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let arguments: [String] = ["/usr/bin/python3", "-c", watchdogProgram, listFile]
-        let argv = arguments.map { strdup($0) } + [nil]
         // No session marker in its environment: it must not find itself.
-        let environment: [String] = ["PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        let (rc, child) = AppProcess.posixSpawn(path: "/usr/bin/python3",
+                                                arguments: ["/usr/bin/python3", "-c", watchdogProgram, listFile],
+                                                environment: ["PATH=/usr/bin:/bin", "LANG=C.UTF-8"]) { actions in
+            posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
-        var child: pid_t = 0
-        guard posix_spawn(&child, "/usr/bin/python3", &actions, &attr, argv, envp) == 0 else { return nil }
         // Reaped by whoever waits for it: if this process lives on (a test of the watchdog
         // itself), it waits; otherwise init inherits it.
-        return child
+        return rc == 0 ? child : nil
     }
 
     /// Blocks until standard input ends, then kills the listed sessions' processes (until
