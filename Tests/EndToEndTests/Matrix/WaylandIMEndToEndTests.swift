@@ -475,10 +475,13 @@ struct WaylandMatrixRun {
         }
     }
 
+    /// The committed text as of trace index `end` (default: now): the last `text` line
+    /// before it with the `edit` lines after that applied. Not only the last settled text:
+    /// a commit's edit is written at once, its settle (and `text` line) a moment later,
+    /// which on a loaded machine is after the composition a test waits for (seen: "abc"
+    /// read while "abcक" was already the text).
     func settledText(upTo end: Int? = nil) throws -> String {
-        let entries = trace.entries
-        return try require(entries.prefix(end ?? entries.count).last { $0.name == "text" }?.value["text"]?.stringValue,
-                           "no text line")
+        try committedText(in: trace.entries, upTo: end)
     }
 
     func events(_ name: String, from: Int) -> Bool {
