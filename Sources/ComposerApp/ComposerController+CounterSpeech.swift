@@ -8,10 +8,19 @@ import GtkBinding
 /// would only be interrupted by it mid-word. So a keystroke only records the new state;
 /// one repeating 400 ms timer, started after a pause, gives the words at the first tick
 /// with no change since the one before (400–800 ms after the last key), then stops.
+///
+/// The starting state is given at once: nothing was typed to wait for, and a screen reader
+/// reads the window as soon as it appears (a status still unnamed would be read as its
+/// GType, "GtkBox").
 extension ComposerController {
     static let counterSpeechInterval: UInt32 = 400
 
     func counterChanged(_ status: LimitStatus) {
+        if !counterSpokenOnce {
+            counterSpokenOnce = true
+            ui.speakCounter(status)
+            return
+        }
         counterToSpeak = status
         counterChangedSinceTick = true
         guard counterSpeech == nil else { return }

@@ -43,6 +43,8 @@ public final class ComposerController {
     var counterToSpeak: LimitStatus?
     var counterChangedSinceTick = false
     var counterSpeech: UInt32?
+    /// Whether the counter was given words yet (the starting state is, without a pause).
+    var counterSpokenOnce = false
     /// True while the window sets the simulated keyboard's toggle to match the keyboard.
     var syncingKeyboardToggle = false
     /// Tells the keys a Wayland input method passed on after committing (`ForwardedKeyClock`).
