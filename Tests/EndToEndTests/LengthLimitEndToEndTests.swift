@@ -23,11 +23,25 @@ struct LengthLimitEndToEndTests {
         try Transcripts.replayAndKeep(cs.traceURL, as: transcript, in: cs.session)
     }
 
-    /// Types `keys`, waits for the commit(s) they cause and the settled text after them.
-    static func typeAndSettle(_ cs: ComposerSession, _ keys: [String], confirm: String = "Return") throws -> (commits: [String], text: String) {
+    /// A conversion on screen: an input method's candidate, highlighted (Anthy after Space).
+    static func isConversion(_ preedit: JSONValue) -> Bool {
+        guard case .array(let segments)? = preedit["segments"] else { return false }
+        return segments.contains { segment in
+            guard case .array(let parts) = segment, case .array(let styles)? = parts.last else { return false }
+            return styles.contains(.string("highlight"))
+        }
+    }
+
+    /// Types `keys`, waits for the composition they make (`shown`: the preedit after the
+    /// last key; an engine takes keys one at a time, and a confirming key sent earlier would
+    /// confirm less), then for the commit(s) the confirming key causes and the settled text.
+    static func typeAndSettle(_ cs: ComposerSession, _ keys: [String], confirm: String = "Return",
+                              shown: @escaping (JSONValue) -> Bool) throws -> (commits: [String], text: String) {
         let from = cs.trace.entries.count
         try cs.xdotool.key(keys)
-        try cs.trace.waitFor("a preedit for \(keys)", from: from) { $0["ev"]?.stringValue == "preedit" }
+        try cs.trace.waitFor("the composition \(keys) make", from: from) {
+            $0["ev"]?.stringValue == "preedit" && shown($0)
+        }
         // While the engine composes, nothing is cut: no limit events, the text unchanged.
         #expect(!cs.trace.entries[from...].contains { $0.name == "limit" }, "nothing is cut while composing")
         // The commit and the end of the composition after the confirming key: not any
@@ -46,11 +60,11 @@ struct LengthLimitEndToEndTests {
         let entries = cs.trace.entries[from...]
         let commits = entries.filter { $0.name == "commit" }.compactMap { $0.value["text"]?.stringValue }
         let text = entries.last { $0.name == "text" }?.value["text"]?.stringValue ?? ""
-        if commits.isEmpty {
+        if commits.joined().isEmpty {
             // Seen twice under load, not understood yet: keep the session's logs and show the
             // trace for the next time.
             cs.session.markFailed()
-            Issue.record("no commit after \(keys) and \(confirm) (from trace line \(from)): \(cs.trace.diagnostics(lastLines: 60))")
+            Issue.record("nothing committed after \(keys) and \(confirm) (from trace line \(from)): \(cs.trace.diagnostics(lastLines: 80))")
         }
         return (commits, text)
     }
@@ -61,7 +75,8 @@ struct LengthLimitEndToEndTests {
                                                              "--limit", "10", "--limit-mode", "hard"],
                                      name: "e2e-limit-anthy-hard")
         defer { cs.stop() }
-        let (commits, text) = try Self.typeAndSettle(cs, "konekonya".map(String.init) + ["minus", "space"])
+        let (commits, text) = try Self.typeAndSettle(cs, "konekonya".map(String.init) + ["minus", "space"],
+                                                     shown: Self.isConversion)
         let committed = commits.joined()
         #expect(committed.count > 2, "the engine committed more than fits: \(committed)")
         let kept = 10 - 8
@@ -82,7 +97,8 @@ struct LengthLimitEndToEndTests {
                                                              "--limit", "10"],
                                      name: "e2e-limit-anthy-soft")
         defer { cs.stop() }
-        let (commits, text) = try Self.typeAndSettle(cs, "konekonya".map(String.init) + ["minus", "space"])
+        let (commits, text) = try Self.typeAndSettle(cs, "konekonya".map(String.init) + ["minus", "space"],
+                                                     shown: Self.isConversion)
         let committed = commits.joined()
         #expect(text == "しろくろの" + committed + "がいる", "soft mode never changes the text")
         let overflow = try #require(cs.trace.events(named: "overflow").last)
@@ -103,7 +119,9 @@ struct LengthLimitEndToEndTests {
                                      name: "e2e-limit-\(kind.rawValue)")
         defer { cs.stop() }
         // 한 commits as 글 starts composing (no pause), then Return commits 글: one insertion.
-        let (commits, text) = try Self.typeAndSettle(cs, ["g", "k", "s", "r", "m", "f"])
+        let (commits, text) = try Self.typeAndSettle(cs, ["g", "k", "s", "r", "m", "f"]) {
+            $0["text"]?.stringValue == "글"
+        }
         #expect(commits.joined() == "한글", "\(commits)")
         #expect(text == "abc한", "cut back to the limit from the end of the insertion")
         let limit = try #require(cs.trace.events(named: "limit").last)
@@ -117,7 +135,8 @@ struct LengthLimitEndToEndTests {
         let cs = try ComposerSession(.fcitxAnthy, arguments: ["--text", "ab", "--limit", "3", "--limit-mode", "hard"],
                                      name: "e2e-limit-fcitx-anthy")
         defer { cs.stop() }
-        let (commits, text) = try Self.typeAndSettle(cs, "koneko".map(String.init) + ["space"])
+        let (commits, text) = try Self.typeAndSettle(cs, "koneko".map(String.init) + ["space"],
+                                                     shown: Self.isConversion)
         let committed = commits.joined()
         #expect(committed.count >= 2, "\(committed)")
         #expect(text == "ab" + committed.prefix(1))
