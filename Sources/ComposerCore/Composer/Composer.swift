@@ -38,18 +38,8 @@ public final class Composer {
     var effects: [Effect] = []
     private var handling = false
     private var settling = false
-    /// Trace events of the input method's reaction to a routed key, held while the window
-    /// filters it, so that the "key" line comes first, as for every other key.
-    private var heldTrace: [TraceEvent]?
-    /// What a routed key meant when it was pressed, until the input method has had it.
-    private var pressedKey: (command: KeyCommand, wasComposing: Bool, forwarded: Bool)?
-    /// Whether a composition ended (its preedit emptied or ended) since the last key that
-    /// reached the composer: a `forwarded` key was pressed before that.
-    private var compositionEndedSinceKey = false
-    /// Whether the input method showed, changed, ended or committed anything since the
-    /// routed key was pressed: a key it passes on while composing without a word is a sign
-    /// that the composition on screen is an orphan (`keyFiltered`).
-    private var inputMethodActedDuringKey = false
+    /// A routed key between its press and the input method's verdict (`KeyRouting`).
+    private var routing = KeyRouting()
     /// The composition the input method last drew, while nothing on the composer's side
     /// would explain its end (`AbandonedComposition`).
     private var abandoned = AbandonedComposition()
@@ -67,6 +57,11 @@ public final class Composer {
     /// An Enter that waits for the data, with the text and selection it was pressed on
     /// (`holdEnterForData`).
     var heldEnter: (editSequence: Int, selection: TextSelection)?
+    /// Whether the trace was asked for mid-session (`requestTracing`).
+    private var tracingRequested = false
+    /// The last controls and status handed on: the same again is not news.
+    private var shownControls: Effect?
+    private var shownStatus: LimitStatus?
 
     /// - Parameters:
     ///   - tokens: the names the highlighter knows (people, channels, shortcodes).
@@ -127,8 +122,6 @@ public final class Composer {
         return [.requestSettle]
     }
 
-    private var tracingRequested = false
-
     /// Starts the trace if it was asked for and input is quiet (the end of a settle).
     private func startTracingIfRequested() {
         guard tracingRequested, model.preedit == nil else { return }
@@ -181,7 +174,7 @@ public final class Composer {
     private func dispatch(_ event: InputEvent) {
         switch event {
         case .preeditStarted:
-            inputMethodActedDuringKey = true
+            routing.inputMethodDidAct()
             model.preeditStarted()
             trace(.preeditStart)
             // Send and the caret toolbar follow composing at once, also when a nested loop
@@ -189,22 +182,22 @@ public final class Composer {
             showControls()
             effects.append(.requestSettle)
         case .preeditChanged(let preedit):
-            inputMethodActedDuringKey = true
+            routing.inputMethodDidAct()
             let wasComposing = model.preedit != nil
             model.preeditChanged(preedit)
             trace(.preedit(preedit))
             if let shown = model.preedit, !shown.text.isEmpty { abandoned.drawn(shown.text) }
             // An emptied preedit can end the composition without a preedit-end.
             if wasComposing, model.preedit == nil {
-                compositionEndedSinceKey = true
+                routing.compositionEnded()
                 abandoned.ended()
                 showControls()
             }
             effects.append(.requestSettle)
         case .preeditEnded:
-            inputMethodActedDuringKey = true
+            routing.inputMethodDidAct()
             if model.preedit != nil {
-                compositionEndedSinceKey = true
+                routing.compositionEnded()
                 abandoned.ended()
             }
             model.preeditEnded()
@@ -212,7 +205,7 @@ public final class Composer {
             showControls()
             effects.append(.requestSettle)
         case .commitStarted(let text):
-            inputMethodActedDuringKey = true
+            routing.inputMethodDidAct()
             abandoned.explained()
             trace(.commit(text))
             origins.begin(.imCommit)
@@ -224,7 +217,7 @@ public final class Composer {
             trace(.surroundingRetrieve)
             effects.append(.requestSettle)
         case let .surroundingDeleted(offset, count):
-            inputMethodActedDuringKey = true
+            routing.inputMethodDidAct()
             trace(.surroundingDelete(offset: offset, count: count))
             origins.holdUntilSettle(.deleteSurrounding)
             effects.append(.requestSettle)
@@ -353,27 +346,20 @@ public final class Composer {
         guard !exited else { return }
         origins.keyPressed()
         abandoned.keyPressed()
-        // A forwarded key was pressed while the composition its input method then ended
-        // was still on screen: it meant what it would have meant then.
-        let composingWhenPressed = model.isComposing || (forwarded && compositionEndedSinceKey)
-        compositionEndedSinceKey = false
+        let composingWhenPressed = routing.keyPressed(composing: model.isComposing, forwarded: forwarded)
         guard let command = keyCommand(name, shift: shift) else {
             trace(.key(keyval: name, consumed: nil, shift: shift, forwarded: forwarded))
             return
         }
-        pressedKey = (command, composingWhenPressed, forwarded)
-        inputMethodActedDuringKey = false
-        heldTrace = []
+        routing.route(.init(command: command, wasComposing: composingWhenPressed, forwarded: forwarded))
     }
 
     private func keyFiltered(name: String, shift: Bool, consumed: Bool) {
-        let pressed = pressedKey
-            ?? keyCommand(name, shift: shift).map { ($0, model.isComposing, false) }
-        pressedKey = nil
-        let held = heldTrace ?? []
-        heldTrace = nil
+        let verdict = routing.filtered()
+        let pressed = verdict.pressed
+            ?? keyCommand(name, shift: shift).map { .init(command: $0, wasComposing: model.isComposing, forwarded: false) }
         trace(.key(keyval: name, consumed: consumed, shift: shift, forwarded: pressed?.forwarded ?? false))
-        for event in held { trace(event) }
+        for event in verdict.heldTrace { trace(event) }
         // The input method may have run a nested loop in which the composer was told to exit.
         guard !exited, let pressed else { return }
         switch pressed.command.outcome(inputMethodConsumed: consumed, wasComposing: pressed.wasComposing) {
@@ -386,7 +372,7 @@ public final class Composer {
             // ibus-m17n), and nothing would ever end it — Send insensitive, Enter only
             // confirming, until focus left. Finish it the way focus loss does: what the
             // user sees is committed where it is drawn.
-            if !consumed, !inputMethodActedDuringKey, let drawn = model.preedit, !drawn.text.isEmpty {
+            if !consumed, !verdict.inputMethodActed, let drawn = model.preedit, !drawn.text.isEmpty {
                 abandoned.explained()
                 effects.append(.finishComposition(drawn: drawn.text))
             }
@@ -421,10 +407,6 @@ public final class Composer {
         showControls()
         startTracingIfRequested()
     }
-
-    /// The last controls and status handed on: the same again is not news.
-    private var shownControls: Effect?
-    private var shownStatus: LimitStatus?
 
     func showControls() {
         let controls = Effect.controls(canSend: model.canSend(limit: limit), canTrim: model.canTrim(limit: limit),
@@ -472,12 +454,8 @@ public final class Composer {
     }
 
     func trace(_ event: @autoclosure () -> TraceEvent) {
-        guard traces else { return }
-        if heldTrace != nil {
-            heldTrace!.append(event())
-        } else {
-            effects.append(.trace(event()))
-        }
+        guard traces, !routing.hold(event()) else { return }
+        effects.append(.trace(event()))
     }
 
     /// Makes an edit in the model and traces it, if it recorded one (an empty insertion or
