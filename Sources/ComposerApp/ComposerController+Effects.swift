@@ -17,14 +17,12 @@ extension ComposerController {
                 applyingOwnSelection = true
                 ui.buffer.select(anchor: anchor, caret: caret)
                 applyingOwnSelection = false
-            case .tag(.overflowTag(let add, let remove)):
+            case let .tag(.overflow(add, remove)):
                 ui.buffer.retag(ui.overflowTag, add: add, remove: remove)
             case let .tag(.highlight(kind, add, remove)):
                 ui.buffer.retag(ui.highlightTags[kind]!, add: add, remove: remove)
-            case let .tag(.controlTag(add, remove)):
+            case let .tag(.control(add, remove)):
                 ui.buffer.retag(ui.controlTag, add: add, remove: remove)
-            case .tag(.trim):
-                break  // the composer hands cuts on as edits
             case .trace(let event):
                 trace.emit(event)
                 record(event)
@@ -56,23 +54,14 @@ extension ComposerController {
                 ui.showEditingLastSent(editing)
             case .resetInputMethod:
                 gtk_text_view_reset_im_context(cast(ui.textView))
-            case .finishComposition(let drawn):
+            case .finishComposition(let keep):
                 guard let inputMethod else { break }
                 let commitsBefore = inputMethodCommits
                 inputMethod.finishComposition()
-                // IBus's module commits on focus out at once, or not at all: an engine that
-                // drops the composition then (ibus-anthy, ibus-libpinyin) would lose what the
-                // user saw, so it is typed text. GTK's Wayland module (text-input-v3) likewise:
-                // focus out disables the text input, sway deactivates the input method, and
-                // fcitx5 5.0.21 resets its engine without a commit while GTK erases the
-                // preedit — typed text too (an input method that committed on deactivate
-                // would add it a second time: none here does, the Wayland matrix checks it).
-                // Fcitx5's own module commits later, over D-Bus (all its engines here commit
-                // on focus out): nothing to add. A context that keeps composing (GTK's simple
-                // one has no focus out) is left to go on.
-                if inputMethod.moduleID == "ibus" || inputMethod.moduleID == "wayland",
-                   inputMethodCommits == commitsBefore, inputMethod.preeditText.isEmpty {
-                    ui.buffer.insertAtCaret(drawn)
+                // The composer decided whether the module in use may drop it; the window
+                // sees whether it did: no commit, and nothing drawn any more.
+                if let keep, inputMethodCommits == commitsBefore, inputMethod.preeditText.isEmpty {
+                    ui.buffer.insertAtCaret(keep)
                 }
             case .keepAbandonedComposition(let drawn):
                 // Its input method is gone. A module that still draws the composition stops

@@ -73,7 +73,14 @@ extension ComposerController {
             default: break
             }
             switch event {
-            case .preeditStart: forward(.preeditStarted)
+            case .preeditStart:
+                // The module drawing it (GTK picks it at focus in, and may change it).
+                let module = InputMethodModule(id: context.moduleID)
+                if module != inputMethodModule {
+                    inputMethodModule = module
+                    forward(.inputMethodModuleChanged(module))
+                }
+                forward(.preeditStarted)
             case .preeditChanged(let preedit): forward(.preeditChanged(Preedit(preedit)))
             case .preeditEnd: forward(.preeditEnded)
             case .commitWillInsert(let text):

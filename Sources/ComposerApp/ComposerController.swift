@@ -38,6 +38,8 @@ public final class ComposerController {
     /// Commits the input method made so far (`.finishComposition` tells by it whether the
     /// input method committed the orphaned composition itself).
     var inputMethodCommits = 0
+    /// The IM module last told to the composer (`.inputMethodModuleChanged`).
+    var inputMethodModule: InputMethodModule?
     /// The counter's state not yet given to screen readers, whether it changed since the
     /// timer's last tick, and the timer that gives it once typing pauses (`counterChanged`).
     var counterToSpeak: LimitStatus?

@@ -154,12 +154,13 @@ struct ComposerTests {
     /// input method finishes it (as focus loss would) instead of confirming nothing forever.
     @Test func enterPassedOnWithoutAWordWhileComposingFinishesTheOrphanedComposition() {
         let window = Window("abc")
+        window.send(.inputMethodModuleChanged(InputMethodModule(id: "ibus")))
         window.send(.preeditStarted)
         window.send(.preeditChanged(Preedit(text: "tiếng", cursor: 5, segments: [])))
         window.send(.selectionChanged(anchor: 1, caret: 1))
         window.send(.keyPressed(name: "Return", shift: false))
         let filtered = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
-        #expect(filtered.contains(.finishComposition(drawn: "tiếng")))
+        #expect(filtered.contains(.finishComposition(keep: "tiếng")))
         #expect(!filtered.contains { if case .sent = $0 { true } else { false } }, "it only confirms")
         // The input method commits what it showed, where it is drawn; the next Enter sends.
         window.send(.preeditEnded)
@@ -177,9 +178,40 @@ struct ComposerTests {
     @Test func aPressInTheTextMidCompositionFinishesItFirst() {
         let window = Window("abc")
         #expect(window.send(.pointerPressed).isEmpty)
+        window.send(.inputMethodModuleChanged(InputMethodModule(id: "ibus")))
         window.send(.preeditStarted)
         window.send(.preeditChanged(Preedit(text: "한", cursor: 1, segments: [])))
-        #expect(window.send(.pointerPressed).contains(.finishComposition(drawn: "한")))
+        #expect(window.send(.pointerPressed).contains(.finishComposition(keep: "한")))
+    }
+
+    /// What finishing a composition may drop depends on the GTK module drawing it: IBus's
+    /// and the Wayland one (text-input-v3) may end it with no commit, so what was drawn is
+    /// kept; Fcitx5's commits by itself, later, and GTK's simple context goes on composing.
+    /// Told nothing, the composer keeps nothing (no module has drawn a composition yet).
+    @Test(arguments: [("ibus", true), ("wayland", true), ("fcitx", false), ("gtk-im-context-simple", false),
+                      ("xim", false), (nil, false)] as [(String?, Bool)])
+    func whatAFinishedCompositionKeepsDependsOnTheModule(module: String?, keeps: Bool) {
+        let window = Window("abc")
+        if let module { window.send(.inputMethodModuleChanged(InputMethodModule(id: module))) }
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "한", cursor: 1, segments: [])))
+        #expect(window.send(.pointerPressed).contains(.finishComposition(keep: keeps ? "한" : nil)))
+        // The same for an orphaned composition that Enter finds.
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "글", cursor: 1, segments: [])))
+        window.send(.keyPressed(name: "Return", shift: false))
+        let filtered = window.send(.keyFiltered(name: "Return", shift: false, consumedByInputMethod: false))
+        #expect(filtered.contains(.finishComposition(keep: keeps ? "글" : nil)))
+    }
+
+    /// The module last told is the one that counts (GTK may switch it at a focus in).
+    @Test func theModuleLastToldDecides() {
+        let window = Window("")
+        window.send(.inputMethodModuleChanged(InputMethodModule(id: "fcitx")))
+        window.send(.inputMethodModuleChanged(InputMethodModule(id: "ibus")))
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "あ", cursor: 1, segments: [])))
+        #expect(window.send(.pointerPressed).contains(.finishComposition(keep: "あ")))
     }
 
     /// An engine that commits before passing Enter on (ibus-hangul) is not an orphan.

@@ -57,6 +57,8 @@ public final class Composer {
     /// An Enter that waits for the data, with the text and selection it was pressed on
     /// (`holdEnterForData`).
     var heldEnter: (editSequence: Int, selection: TextSelection)?
+    /// The GTK input-method module in use, once the window has told it.
+    private var inputMethodModule: InputMethodModule?
     /// Whether the trace was asked for mid-session (`requestTracing`).
     private var tracingRequested = false
     /// The last controls and status handed on: the same again is not news.
@@ -232,7 +234,7 @@ public final class Composer {
             traceEdit { model.applyDelete(range: range, origin: origins.current) }
             effects.append(.requestSettle)
         case .userActionEnded:
-            if let tag = overflow.tagInsertedOverflow(model) { effects.append(.tag(tag)) }
+            if let tag = overflow.tagInsertedOverflow(model)?.tag { effects.append(.tag(tag)) }
         case .historyStarted(let origin):
             origins.begin(origin)
         case .historyEnded(let origin):
@@ -250,7 +252,7 @@ public final class Composer {
             // the caret moves.
             abandoned.explained()
             if let drawn = model.preedit, !drawn.text.isEmpty {
-                effects.append(.finishComposition(drawn: drawn.text))
+                finishComposition(drawn: drawn.text)
             }
         case .dropped:
             origins.holdUntilSettle(.drop)
@@ -280,6 +282,8 @@ public final class Composer {
             guard let drawn, !drawn.isEmpty else { return }
             effects.append(.keepAbandonedComposition(drawn: drawn))
             effects.append(.requestSettle)
+        case .inputMethodModuleChanged(let module):
+            inputMethodModule = module
         case .focusChanged(let focused):
             trace(.focus(in: focused))
             abandoned.explained()
@@ -374,7 +378,7 @@ public final class Composer {
             // user sees is committed where it is drawn.
             if !consumed, !verdict.inputMethodActed, let drawn = model.preedit, !drawn.text.isEmpty {
                 abandoned.explained()
-                effects.append(.finishComposition(drawn: drawn.text))
+                finishComposition(drawn: drawn.text)
             }
         case .perform(.send): if !holdEnterForData() { send() }
         case .perform(.newline): insertNewline()
@@ -429,11 +433,18 @@ public final class Composer {
             edit(range, with: "", origin: .program)
             select(caret)
         case .overflowTag, .highlight, .controlTag:
-            effects.append(.tag(effect))
+            if let tag = effect.tag { effects.append(.tag(tag)) }
         }
     }
 
     // MARK: Helpers
+
+    /// Ends the composition on screen as focus loss would; what the user saw is kept if the
+    /// module in use may drop it (`InputMethodModule`).
+    private func finishComposition(drawn: String) {
+        let mayDrop = inputMethodModule?.mayDropFinishedComposition ?? false
+        effects.append(.finishComposition(keep: mayDrop ? drawn : nil))
+    }
 
     /// An edit of the composer's own: made in the model now (the buffer follows).
     func edit(_ range: Range<Int>, with text: String, origin: EditOrigin) {

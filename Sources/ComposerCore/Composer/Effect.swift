@@ -8,8 +8,8 @@ public enum Effect: Equatable, Sendable {
     case clear
     /// Put the selection (and the caret) here.
     case select(anchor: Int, caret: Int)
-    /// Retag text: the overflow or a highlight kind.
-    case tag(SettleEffect)
+    /// Retag text: the overflow, a highlight kind or the invisible controls' mark.
+    case tag(TagEffect)
     /// Write a trace event.
     case trace(TraceEvent)
     /// Show the counter for this status (and the Trim button with it).
@@ -36,9 +36,10 @@ public enum Effect: Equatable, Sendable {
     case resetInputMethod
     /// End the composition on screen as focus loss would, before a click reaches the text
     /// view (`.pointerPressed`) or for an orphaned preedit nothing else would end
-    /// (`Composer.keyFiltered`). What the user sees (`drawn`) is typed text: if an input
-    /// method that answers at once (IBus) commits nothing and ends it, the window types it.
-    case finishComposition(drawn: String)
+    /// (`Composer.keyFiltered`). If the module in use may end it with nothing committed
+    /// (`InputMethodModule`), `keep` is what the user saw: the window types it when no
+    /// commit came and nothing is drawn any more. Nil: the module commits by itself.
+    case finishComposition(keep: String?)
     /// The input method left the bus with `drawn` on screen (or just ended by its module as
     /// the connection closed): end whatever the module still draws, and type `drawn` at the
     /// caret unless the module committed it itself meanwhile. Nothing the user saw is lost.

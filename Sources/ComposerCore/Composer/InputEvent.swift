@@ -61,6 +61,9 @@ public enum InputEvent: Equatable, Sendable {
     // MARK: The window
 
     case focusChanged(focused: Bool)
+    /// The GTK input-method module in use changed (told before the composition it draws
+    /// starts): it decides what finishing a composition may drop (`InputMethodModule`).
+    case inputMethodModuleChanged(InputMethodModule)
     /// The input method's daemon (`name`: its D-Bus name) left the session bus while the app
     /// ran: it died. Its GTK module never ends the composition it was showing.
     case inputMethodLost(name: String)
