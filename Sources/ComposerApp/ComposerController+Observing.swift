@@ -74,9 +74,10 @@ extension ComposerController {
             }
             switch event {
             case .preeditStart:
-                // The module drawing it (GTK picks it at focus in, and may change it).
-                let module = InputMethodModule(id: context.moduleID)
-                if module != inputMethodModule {
+                // The module drawing it (GTK picks it at focus in, and may change it). Read
+                // through `self`: the context keeps this closure, which must not keep it.
+                if let id = inputMethod?.moduleID, InputMethodModule(id: id) != inputMethodModule {
+                    let module = InputMethodModule(id: id)
                     inputMethodModule = module
                     forward(.inputMethodModuleChanged(module))
                 }
