@@ -2,126 +2,127 @@ import CGtk
 import ComposerCore
 import GtkBinding
 
-/// What tests (and the app's own wiring) read of the widgets: the state a person would
-/// see, without reaching into GTK from the test.
+/// What tests and the measuring tools read of the widgets: the state a person would see,
+/// without reaching into GTK from the test. Not the app's interface: `@_spi(Testing)`
+/// (`@_spi(Testing) import ComposerApp` to use it).
 extension ComposerController {
     /// Whether the window is gone (closed or destroyed): its pointers must not be touched.
-    public var isWindowDestroyed: Bool { destroyed }
+    @_spi(Testing) public var isWindowDestroyed: Bool { destroyed }
 
     /// Plays the simulated colleague's next step now instead of at its time (tests, which
     /// must not depend on the wall clock). Returns what was played (empty without a peer).
     @discardableResult
-    public func playPeerNow() -> [PeerEvent] {
+    @_spi(Testing) public func playPeerNow() -> [PeerEvent] {
         guard !destroyed, let peerDriver else { return [] }
         return peerDriver.playNextNow()
     }
 
     /// Whether the "composer" group's action `name` can run now (for tests).
-    public func actionIsEnabled(_ name: String) -> Bool { actions.isEnabled(name) }
+    @_spi(Testing) public func actionIsEnabled(_ name: String) -> Bool { actions.isEnabled(name) }
 
     /// The top-level window (for `gtk_application_add_window` and tests).
-    public var window: UnsafeMutablePointer<GtkWidget> { ui.window }
-    public var textView: UnsafeMutablePointer<GtkWidget> { ui.textView }
-    public var sendButton: UnsafeMutablePointer<GtkWidget> { ui.sendButton }
-    public var counterText: String { string(fromBorrowed: gtk_inscription_get_text(opaque(ui.counterLabel))) }
+    @_spi(Testing) public var window: UnsafeMutablePointer<GtkWidget> { ui.window }
+    @_spi(Testing) public var textView: UnsafeMutablePointer<GtkWidget> { ui.textView }
+    @_spi(Testing) public var sendButton: UnsafeMutablePointer<GtkWidget> { ui.sendButton }
+    @_spi(Testing) public var counterText: String { string(fromBorrowed: gtk_inscription_get_text(opaque(ui.counterLabel))) }
     /// Whether the counter can be seen (it is transparent far from the limit).
-    public var counterIsShown: Bool { gtk_widget_get_opacity(ui.counterLabel) > 0 }
+    @_spi(Testing) public var counterIsShown: Bool { gtk_widget_get_opacity(ui.counterLabel) > 0 }
     /// The counter's tooltip (it says whether the count is provisional).
-    public var counterTooltip: String { string(fromBorrowed: gtk_widget_get_tooltip_text(ui.counterLabel)) }
-    public var sentMessagesShown: [String] { ui.messageList.shownTexts }
-    public var inputHeight: Int { ui.inputHeight }
-    public var bufferText: String { ui.buffer.text }
+    @_spi(Testing) public var counterTooltip: String { string(fromBorrowed: gtk_widget_get_tooltip_text(ui.counterLabel)) }
+    @_spi(Testing) public var sentMessagesShown: [String] { ui.messageList.shownTexts }
+    @_spi(Testing) public var inputHeight: Int { ui.inputHeight }
+    @_spi(Testing) public var bufferText: String { ui.buffer.text }
     /// The text view's input method context (tests watch it being finalized).
-    public var inputMethodContext: UnsafeMutableRawPointer? { inputMethod?.pointer.rawPointer }
-    public var messageListShowsNewest: Bool { ui.messageList.isScrolledToBottom }
-    public var messageListScrollValue: Double {
+    @_spi(Testing) public var inputMethodContext: UnsafeMutableRawPointer? { inputMethod?.pointer.rawPointer }
+    @_spi(Testing) public var messageListShowsNewest: Bool { ui.messageList.isScrolledToBottom }
+    @_spi(Testing) public var messageListScrollValue: Double {
         get { ui.messageList.scrollValue }
         set { ui.messageList.scrollValue = newValue }
     }
-    public var inputMaximumHeight: Int { Int(gtk_scrolled_window_get_max_content_height(opaque(ui.inputScroller))) }
+    @_spi(Testing) public var inputMaximumHeight: Int { Int(gtk_scrolled_window_get_max_content_height(opaque(ui.inputScroller))) }
 
     /// Turns the simulated keyboard on or off (the toggle's action; for tests too).
-    public func setSimulatedKeyboard(_ on: Bool) {
+    @_spi(Testing) public func setSimulatedKeyboard(_ on: Bool) {
         gtk_toggle_button_set_active(cast(ui.keyboardToggle), on ? 1 : 0)
     }
 
     /// Whether the simulated keyboard's toggle shows it up.
-    public var simulatedKeyboardToggleActive: Bool { gtk_toggle_button_get_active(cast(ui.keyboardToggle)) != 0 }
+    @_spi(Testing) public var simulatedKeyboardToggleActive: Bool { gtk_toggle_button_get_active(cast(ui.keyboardToggle)) != 0 }
 
     /// The window's X11 id once realized on X11 (for tests that send it keys), else nil.
-    public var x11WindowID: String? {
+    @_spi(Testing) public var x11WindowID: String? {
         let id = cgtk_x11_window_id(ui.window)
         return id == 0 ? nil : String(id)
     }
 
     /// The current layout (for tests).
-    public var layout: Layout? { panelLayout.layout }
+    @_spi(Testing) public var layout: Layout? { panelLayout.layout }
     /// What GTK allocated: list, completion, indicator, toolbar, input, keyboard.
-    public var allocatedHeights: [Int] { panelLayout.allocatedHeights }
-    public var caretToolbarShown: Bool { gtk_widget_get_visible(ui.caretToolbar) != 0 }
-    public var typingIndicatorShown: String? {
+    @_spi(Testing) public var allocatedHeights: [Int] { panelLayout.allocatedHeights }
+    @_spi(Testing) public var caretToolbarShown: Bool { gtk_widget_get_visible(ui.caretToolbar) != 0 }
+    @_spi(Testing) public var typingIndicatorShown: String? {
         gtk_widget_get_visible(ui.typingIndicator) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.typingIndicator))) : nil
     }
     /// Presses caret toolbar button `direction` (for tests; a real click does the same).
-    public func pressCaretButton(_ direction: CaretDirection, extend: Bool = false) {
+    @_spi(Testing) public func pressCaretButton(_ direction: CaretDirection, extend: Bool = false) {
         guard !model.isComposing else { return }  // the buttons are insensitive then
         caretToolbar?.press(direction, extend: extend)
     }
     /// Allocated heights of the input bar and the panel (for tests).
-    public var inputBarAllocation: (top: Double, height: Int)? {
+    @_spi(Testing) public var inputBarAllocation: (top: Double, height: Int)? {
         var x = 0.0, y = 0.0
         guard gtk_widget_translate_coordinates(ui.inputBar, ui.panel, 0, 0, &x, &y) != 0 else { return nil }
         return (y, Int(gtk_widget_get_height(ui.inputBar)))
     }
-    public var panelHeight: Int { Int(gtk_widget_get_height(ui.panel)) }
+    @_spi(Testing) public var panelHeight: Int { Int(gtk_widget_get_height(ui.panel)) }
 
     /// The panel the layout solver sizes (tests measure it).
-    public var panel: UnsafeMutablePointer<GtkWidget> { ui.panel }
+    @_spi(Testing) public var panel: UnsafeMutablePointer<GtkWidget> { ui.panel }
 
     /// Where the shown completion row `row` is, in window coordinates (for tests that click).
-    public func completionRowCenter(_ row: Int) -> (x: Double, y: Double)? {
+    @_spi(Testing) public func completionRowCenter(_ row: Int) -> (x: Double, y: Double)? {
         ui.completionList.rowCenter(row, in: ui.window)
     }
 
     /// The completion rows as shown (for tests).
-    public var completionTitlesShown: [String] { ui.completionList.isShown ? ui.completionList.shownTitles : [] }
+    @_spi(Testing) public var completionTitlesShown: [String] { ui.completionList.isShown ? ui.completionList.shownTitles : [] }
     /// The completion rows' details as shown (for tests).
-    public var completionDetailsShown: [String] { ui.completionList.isShown ? ui.completionList.shownDetails : [] }
+    @_spi(Testing) public var completionDetailsShown: [String] { ui.completionList.isShown ? ui.completionList.shownDetails : [] }
     /// The shown completion rows' widgets (for tests that check rows are reused, not rebuilt).
-    public var completionRowWidgets: [UnsafeMutablePointer<GtkWidget>] {
+    @_spi(Testing) public var completionRowWidgets: [UnsafeMutablePointer<GtkWidget>] {
         ui.completionList.isShown ? ui.completionList.shownRows : []
     }
     /// The height the layout reserves for each completion row (for tests: it must be the
     /// rows' real height).
-    public var completionRowHeight: Int { ui.completionList.rowHeight }
+    @_spi(Testing) public var completionRowHeight: Int { ui.completionList.rowHeight }
     /// The bold runs of the shown completion titles, read back from the labels (for tests).
-    public var completionTitleHighlightsShown: [[Range<Int>]] {
+    @_spi(Testing) public var completionTitleHighlightsShown: [[Range<Int>]] {
         ui.completionList.isShown ? ui.completionList.shownTitleHighlights : []
     }
 
     /// The ranges the buffer's highlight tag of `kind` covers (for tests).
-    public func highlightedRanges(_ kind: HighlightKind) -> [Range<Int>] { ui.buffer.ranges(of: ui.highlightTags[kind]!) }
+    @_spi(Testing) public func highlightedRanges(_ kind: HighlightKind) -> [Range<Int>] { ui.buffer.ranges(of: ui.highlightTags[kind]!) }
 
     /// The invisible controls the buffer's tag marks (for tests).
-    public var controlMarkedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.controlTag) }
+    @_spi(Testing) public var controlMarkedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.controlTag) }
     /// The invisible-control tag (tests read its properties and what it draws).
-    public var controlTag: UnsafeMutablePointer<GtkTextTag> { ui.controlTag }
+    @_spi(Testing) public var controlTag: UnsafeMutablePointer<GtkTextTag> { ui.controlTag }
     /// The sent messages' labels' Pango attributes, serialized (for tests).
-    public var sentMessageAttributesShown: [String] { ui.messageList.shownAttributes }
+    @_spi(Testing) public var sentMessageAttributesShown: [String] { ui.messageList.shownAttributes }
 
     /// The committed text's overflow as the buffer's tag shows it (for tests).
-    public var overflowTaggedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.overflowTag) }
+    @_spi(Testing) public var overflowTaggedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.overflowTag) }
     /// Whether the text tags are coloured for a dark theme (nil before the first time).
-    public var tagsStyledForDarkTheme: Bool? { ui.tagsStyledDark }
-    public var limitHintShown: String? {
+    @_spi(Testing) public var tagsStyledForDarkTheme: Bool? { ui.tagsStyledDark }
+    @_spi(Testing) public var limitHintShown: String? {
         gtk_widget_get_visible(ui.limitHint) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.limitHint))) : nil
     }
-    public var trimButtonShown: Bool { gtk_widget_get_visible(ui.trimButton) != 0 }
+    @_spi(Testing) public var trimButtonShown: Bool { gtk_widget_get_visible(ui.trimButton) != 0 }
     /// The counter as screen readers get it (its status's accessible name).
-    public var counterSpoken: String? { ui.shownCounterSpoken }
+    @_spi(Testing) public var counterSpoken: String? { ui.shownCounterSpoken }
     /// The input's accessible description (the hint, the selected suggestion), or nil.
-    public var inputDescription: String? { ui.inputDescription }
-    public var counterClasses: Set<String> {
+    @_spi(Testing) public var inputDescription: String? { ui.inputDescription }
+    @_spi(Testing) public var counterClasses: Set<String> {
         Set(["error", "provisional"].filter { gtk_widget_has_css_class(ui.counterLabel, $0) != 0 })
     }
 }

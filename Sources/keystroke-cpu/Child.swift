@@ -1,6 +1,6 @@
 import CCallgrind
 import CGtk
-import ComposerApp
+@_spi(Testing) import ComposerApp
 import ComposerCore
 import Foundation
 import GtkBinding

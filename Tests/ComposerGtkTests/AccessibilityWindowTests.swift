@@ -1,4 +1,4 @@
-import ComposerApp
+@_spi(Testing) import ComposerApp
 import ComposerCore
 import Testing
 import TestHarness

@@ -1,5 +1,5 @@
 import CGtk
-import ComposerApp
+@_spi(Testing) import ComposerApp
 import GtkBinding
 import Testing
 

@@ -1,5 +1,5 @@
 import CGtk
-import ComposerApp
+@_spi(Testing) import ComposerApp
 import ComposerCore
 import Foundation
 import GtkBinding
