@@ -47,15 +47,18 @@ let package = Package(
             name: "ComposerStore",
             dependencies: ["ComposerCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // What the doctor and the IME inspector ask the running session (commands with a
+        // time limit, the session bus), one way, one parser per answer.
+        .target(name: "EnvironmentProbe"),
         .target(
             name: "ComposerApp",
-            dependencies: ["GtkBinding", "ComposerCore", "ComposerStore"],
+            dependencies: ["GtkBinding", "ComposerCore", "ComposerStore", "EnvironmentProbe"],
             swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
         .executableTarget(
             name: "ime-composer",
             dependencies: [
-                "ComposerApp", "ComposerCore",
+                "ComposerApp", "ComposerCore", "EnvironmentProbe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -99,7 +102,7 @@ let package = Package(
         .testTarget(
             name: "ComposerCoreTests",
             dependencies: [
-                "ComposerCore",
+                "ComposerCore", "EnvironmentProbe",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,4 +1,5 @@
 import ComposerCore
+import EnvironmentProbe
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -10,9 +11,10 @@ import Glibc
 /// It only observes; `Doctor.diagnose` decides. It never starts a daemon: bus names are
 /// checked with NameHasOwner (a method call to `org.freedesktop.IBus` or `org.fcitx.Fcitx5`
 /// would D-Bus-activate the daemon), and a daemon is called only once it owns its name.
-/// Every external command has a time limit (`BoundedCommand`).
+/// It asks the session what the inspector asks, the same way (`SessionQuestions`).
 struct DoctorProbe {
     let environment: [String: String]
+    private var questions: SessionQuestions { SessionQuestions(environment: environment) }
 
     func gather() -> DoctorFacts {
         var facts = DoctorFacts()
@@ -35,9 +37,9 @@ struct DoctorProbe {
         }
         facts.fcitx5ProfileInputMethods = fcitx5Profile().map(Fcitx5Profile.inputMethods(inProfile:))
         facts.isRoot = getuid() == 0
-        facts.ibusVersion = ibusVersion()
+        facts.ibusVersion = questions.ibusVersion()
 
-        let bus = SessionBus(environment: childEnvironment)
+        let bus = questions.bus
         let ibusOwner = bus.nameOwner("org.freedesktop.IBus")
         // A bus that did not answer once is not asked again (each try waits out its time limit).
         var fcitx5Owner = ibusOwner
@@ -54,40 +56,18 @@ struct DoctorProbe {
         } else {
             facts.ibus = ibusState(ibusOwner)
         }
-        facts.fcitx5 = fcitx5State(fcitx5Owner, bus)
+        facts.fcitx5 = fcitx5State(fcitx5Owner)
         return facts
     }
 
     // MARK: commands
 
-    /// The environment for child commands: ours, with the session bus address made explicit
-    /// when it is only implied (`$XDG_RUNTIME_DIR/bus`), so no tool tries to autolaunch a bus.
-    var childEnvironment: [String: String] {
-        var env = environment
-        if (env["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty, let runtime = env["XDG_RUNTIME_DIR"], !runtime.isEmpty,
-           FileManager.default.fileExists(atPath: runtime + "/bus") {
-            env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(runtime)/bus"
-        }
-        return env
+    private func command(_ program: String, _ arguments: [String]) -> Result<BoundedCommand.Output, BoundedCommand.Failure> {
+        questions.command(program, arguments)
     }
 
-    private func command(_ program: String, _ arguments: [String], timeout: TimeInterval = 3) -> Result<BoundedCommand.Output, BoundedCommand.Failure> {
-        BoundedCommand.run(program, arguments, environment: childEnvironment, timeout: timeout)
-    }
-
-    /// `gsettings get SCHEMA KEY`, nil when the schema is missing or nothing answers.
     private func gsettings(_ schema: String, _ key: String) -> String? {
-        guard case let .success(output) = command("gsettings", ["get", schema, key]), output.succeeded else { return nil }
-        return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// "1.5.27" from `ibus version` ("IBus 1.5.27"): the tool prints the release it was
-    /// built from, without asking the daemon.
-    private func ibusVersion() -> String? {
-        guard case let .success(output) = command("ibus", ["version"]), output.succeeded else { return nil }
-        let words = output.stdout.split(whereSeparator: \.isWhitespace)
-        guard words.count == 2, words[0] == "IBus" else { return nil }
-        return String(words[1])
+        questions.gsettings(schema, key)
     }
 
     // MARK: daemons
@@ -97,24 +77,19 @@ struct DoctorProbe {
         case let .failure(failure): return .unknown(failure.description)
         case .success(nil): return .notAnswering
         case .success:
-            // `ibus engine` exits 1 when no engine is set.
-            guard case let .success(output) = command("ibus", ["engine"]), output.succeeded else {
-                return .answering(current: nil)
-            }
-            let engine = output.stdout.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            return .answering(current: engine.isEmpty ? nil : engine)
+            guard case let .success(engine) = questions.ibusEngine() else { return .answering(current: nil) }
+            return .answering(current: engine)
         }
     }
 
-    private func fcitx5State(_ owner: Result<String?, SessionBus.Failure>, _ bus: SessionBus) -> DaemonState {
+    private func fcitx5State(_ owner: Result<String?, SessionBus.Failure>) -> DaemonState {
         switch owner {
         case let .failure(failure): return .unknown(failure.description)
         case .success(nil): return .notAnswering
         case .success:
-            switch bus.call(destination: "org.fcitx.Fcitx5", path: "/controller",
-                            method: "org.fcitx.Fcitx.Controller1.CurrentInputMethod") {
-            case let .success(reply):
-                return .answering(current: reply.isEmpty ? nil : reply)
+            switch questions.fcitx5InputMethod() {
+            case let .success(current):
+                return .answering(current: current)
             case let .failure(failure):
                 return .unknown("fcitx5 owns org.fcitx.Fcitx5 but did not answer CurrentInputMethod (\(failure))")
             }

@@ -1,5 +1,6 @@
 import CGtk
 import ComposerCore
+import EnvironmentProbe
 import Foundation
 import GtkBinding
 
@@ -65,9 +66,17 @@ final class InspectorEnvironment {
         asking = true
         let askLayout = layout == nil && DisplayEnvironment.backend == "x11"
         MainLoop.offMainThread({ () -> EngineAnswers in
-            EngineAnswers(layout: askLayout ? Self.run("setxkbmap", ["-query"]).flatMap(Self.layout(fromQuery:)) : nil,
-                          ibus: Self.run("ibus", ["engine"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) },
-                          fcitx: Self.fcitxInputMethod())
+            // The doctor's questions, asked the same way; two seconds each.
+            let questions = SessionQuestions(environment: ProcessInfo.processInfo.environment, timeout: 2,
+                                             systemToolsFirst: true)
+            let fcitx5: String?
+            if case .success(_?) = questions.bus.nameOwner("org.fcitx.Fcitx5") {
+                fcitx5 = (try? questions.fcitx5InputMethod().get()) ?? nil
+            } else {
+                fcitx5 = nil
+            }
+            return EngineAnswers(layout: askLayout ? questions.keyboardLayout() : nil,
+                                 ibus: (try? questions.ibusEngine().get()) ?? nil, fcitx: fcitx5)
         }, then: { [weak self] answers in
             guard let self else { return }
             asking = false
@@ -84,58 +93,5 @@ final class InspectorEnvironment {
         let layout: String?
         let ibus: String?
         let fcitx: String?
-    }
-
-    /// Runs a tool (from /usr/bin first) with a two-second limit; its output, or nil when it
-    /// failed or is missing.
-    nonisolated private static func run(_ tool: String, _ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = "/usr/bin:/bin:" + (environment["PATH"] ?? "")
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        do { try process.run() } catch { return nil }
-        if finished.wait(timeout: .now() + 2) == .timedOut {
-            process.terminate()
-            return nil
-        }
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    }
-
-    /// Fcitx5's current input method, if fcitx5 runs. Asked only when its name has an owner
-    /// on the session bus: a plain call would start it through D-Bus activation
-    /// (org.fcitx.Fcitx5.service), and a starting fcitx5 takes the IBus name over from a
-    /// running ibus-daemon — every IBus input context of the app would be gone.
-    nonisolated private static func fcitxInputMethod() -> String? {
-        let owned = run("gdbus", ["call", "--session", "--timeout", "1", "--dest", "org.freedesktop.DBus",
-                                  "--object-path", "/org/freedesktop/DBus",
-                                  "--method", "org.freedesktop.DBus.NameHasOwner", "org.fcitx.Fcitx5"])
-        guard owned?.contains("true") == true else { return nil }
-        return run("gdbus", ["call", "--session", "--timeout", "1", "--dest", "org.fcitx.Fcitx5", "--object-path", "/controller",
-                             "--method", "org.fcitx.Fcitx.Controller1.CurrentInputMethod"]).flatMap(firstString)
-    }
-
-    /// "us (intl)" from `setxkbmap -query`'s "layout:" and "variant:" lines.
-    nonisolated static func layout(fromQuery output: String) -> String? {
-        var values: [String: String] = [:]
-        for line in output.split(separator: "\n") {
-            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if parts.count == 2 { values[parts[0]] = parts[1] }
-        }
-        guard let layout = values["layout"] else { return nil }
-        return values["variant"].map { "\(layout) (\($0))" } ?? layout
-    }
-
-    /// The first quoted string of a gdbus reply: `('anthy',)` → anthy.
-    nonisolated static func firstString(_ reply: String) -> String? {
-        guard let open = reply.firstIndex(of: "'"), let close = reply[reply.index(after: open)...].firstIndex(of: "'") else { return nil }
-        return String(reply[reply.index(after: open)..<close])
     }
 }

@@ -3,25 +3,26 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs a short external command with a time limit, for `ime-composer doctor`: a daemon that
-/// hangs, a session bus that does not answer, must never make the doctor hang.
+/// Runs a short external command with a time limit, for `ime-composer doctor` and the IME
+/// inspector: a daemon that hangs, a session bus that does not answer, must never make the
+/// doctor or the window wait.
 ///
 /// Output goes to temporary files, not pipes, so that a grandchild keeping a descriptor open
 /// cannot block the read; the files are removed before returning.
-enum BoundedCommand {
-    struct Output {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-        var succeeded: Bool { status == 0 }
+public enum BoundedCommand {
+    public struct Output: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+        public var succeeded: Bool { status == 0 }
     }
 
-    enum Failure: Error, CustomStringConvertible {
+    public enum Failure: Error, CustomStringConvertible, Sendable {
         case notInstalled(String)
         case timedOut(String, TimeInterval)
         case couldNotStart(String, String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case let .notInstalled(program): return "\(program) is not installed"
             case let .timedOut(command, seconds): return "`\(command)` did not answer within \(Int(seconds)) s"
@@ -32,13 +33,13 @@ enum BoundedCommand {
 
     /// Runs `program` (looked up on `environment["PATH"]`, then /usr/bin and /bin) and waits
     /// at most `timeout` seconds; on timeout it is killed (SIGKILL).
-    static func run(_ program: String, _ arguments: [String], environment: [String: String],
+    public static func run(_ program: String, _ arguments: [String], environment: [String: String],
                     timeout: TimeInterval = 3) -> Result<Output, Failure> {
         guard let executable = resolve(program, path: environment["PATH"] ?? "") else {
             return .failure(.notInstalled(program))
         }
         let directory = FileManager.default.temporaryDirectory
-        let stem = "ime-composer-doctor-\(getpid())-\(UUID().uuidString)"
+        let stem = "ime-composer-command-\(getpid())-\(UUID().uuidString)"
         let outURL = directory.appendingPathComponent(stem + ".out")
         let errURL = directory.appendingPathComponent(stem + ".err")
         defer {
@@ -76,7 +77,7 @@ enum BoundedCommand {
         return .success(Output(status: process.terminationStatus, stdout: read(outURL), stderr: read(errURL)))
     }
 
-    static func resolve(_ program: String, path: String) -> String? {
+    public static func resolve(_ program: String, path: String) -> String? {
         if program.contains("/") { return FileManager.default.isExecutableFile(atPath: program) ? program : nil }
         let directories = path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
         return directories.lazy.map { $0 + "/" + program }.first { FileManager.default.isExecutableFile(atPath: $0) }

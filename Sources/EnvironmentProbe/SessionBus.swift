@@ -1,16 +1,23 @@
 import Foundation
 
-/// The D-Bus session bus as `ime-composer doctor` asks it: through `dbus-send` with a reply
-/// timeout, inside a `BoundedCommand` time limit.
-struct SessionBus {
-    let environment: [String: String]
+/// The D-Bus session bus as the doctor and the inspector ask it: through `dbus-send` with a
+/// reply timeout, inside a `BoundedCommand` time limit.
+public struct SessionBus: Sendable {
+    public let environment: [String: String]
+    /// The time limit of each call, in seconds.
+    public let timeout: TimeInterval
 
-    enum Failure: Error, CustomStringConvertible {
+    public init(environment: [String: String], timeout: TimeInterval = 3) {
+        self.environment = environment
+        self.timeout = timeout
+    }
+
+    public enum Failure: Error, CustomStringConvertible, Sendable {
         case noAddress
         case command(BoundedCommand.Failure)
         case error(String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .noAddress: return "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)"
             case let .command(failure): return failure.description
@@ -22,7 +29,7 @@ struct SessionBus {
     /// The unique name of the connection that owns `name`, nil when nobody does
     /// (`NameHasOwner`, then `GetNameOwner`). Unlike a call to `name` itself, neither
     /// D-Bus-activates its service.
-    func nameOwner(_ name: String) -> Result<String?, Failure> {
+    public func nameOwner(_ name: String) -> Result<String?, Failure> {
         let has = call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                        method: "org.freedesktop.DBus.NameHasOwner", arguments: ["string:\(name)"])
         switch has {
@@ -37,12 +44,12 @@ struct SessionBus {
     }
 
     /// A method call with `--print-reply=literal`; the reply text, trimmed.
-    func call(destination: String, path: String, method: String, arguments: [String] = []) -> Result<String, Failure> {
+    public func call(destination: String, path: String, method: String, arguments: [String] = []) -> Result<String, Failure> {
         guard !(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty else { return .failure(.noAddress) }
         let result = BoundedCommand.run(
             "dbus-send",
-            ["--session", "--reply-timeout=2000", "--print-reply=literal", "--dest=\(destination)", path, method] + arguments,
-            environment: environment)
+            ["--session", "--reply-timeout=\(Int(timeout * 1000) * 2 / 3)", "--print-reply=literal", "--dest=\(destination)", path, method] + arguments,
+            environment: environment, timeout: timeout)
         switch result {
         case let .failure(failure): return .failure(.command(failure))
         case let .success(output):
