@@ -8,8 +8,6 @@ import GtkBinding
 /// keys emit, which also keeps the horizontal position across lines. Shift-click or a long press extends the
 /// selection instead. The buttons never take focus.
 final class CaretToolbar {
-    private var extendNextPress = false
-
     init(ui: ComposerView, model: ComposerModel, moved: @escaping () -> Void) {
         let buffer = ui.buffer
         let textView = ui.textView
@@ -17,26 +15,25 @@ final class CaretToolbar {
         self.textView = textView
         self.model = model
         self.moved = moved
+        // Each button is bound to its caret action (`ComposerActions`: its sensitivity is
+        // the action's). A press with Shift, or a long press, binds the click about to come
+        // to the extending action instead.
         for (direction, button) in ui.caretButtons {
-            // Read the modifiers of the press that is about to become a click.
+            func bind(extend: Bool) {
+                let name = "\(ComposerActions.group).\(ComposerActions.caretActionName(direction, extend: extend))"
+                gtk_actionable_set_action_name(opaque(button), name)
+            }
             let pressGesture = gtk_gesture_click_new()!
             gtk_event_controller_set_propagation_phase(pressGesture, GTK_PHASE_CAPTURE)
-            onClickGesture(pressGesture, "pressed") { [weak self] _, _, _ in
+            onClickGesture(pressGesture, "pressed") { _, _, _ in
                 let state = gtk_event_controller_get_current_event_state(pressGesture).rawValue
-                self?.extendNextPress = state & cgtk_shift_mask() != 0
+                bind(extend: state & cgtk_shift_mask() != 0)
             }
             gtk_widget_add_controller(button, pressGesture)
             let long = gtk_gesture_long_press_new()!
             gtk_event_controller_set_propagation_phase(long, GTK_PHASE_CAPTURE)
-            onLongPress(long) { [weak self] _, _ in self?.extendNextPress = true }
+            onLongPress(long) { _, _ in bind(extend: true) }
             gtk_widget_add_controller(button, long)
-
-            onSignal(button, "clicked") { [weak self] in
-                guard let self else { return }
-                let extend = extendNextPress
-                extendNextPress = false
-                press(direction, extend: extend)
-            }
         }
     }
 

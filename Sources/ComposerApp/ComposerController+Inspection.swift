@@ -43,7 +43,7 @@ extension ComposerController {
 
     /// Turns the simulated keyboard on or off (the toggle's action; for tests too).
     @_spi(Testing) public func setSimulatedKeyboard(_ on: Bool) {
-        gtk_toggle_button_set_active(cast(ui.keyboardToggle), on ? 1 : 0)
+        actions.request(.simulatedKeyboard, on)
     }
 
     /// Whether the simulated keyboard's toggle shows it up.
@@ -78,6 +78,21 @@ extension ComposerController {
 
     /// The panel the layout solver sizes (tests measure it).
     @_spi(Testing) public var panel: UnsafeMutablePointer<GtkWidget> { ui.panel }
+
+    /// The caret toolbar's `direction` button.
+    @_spi(Testing) public func caretButton(_ direction: CaretDirection) -> UnsafeMutablePointer<GtkWidget> {
+        ui.caretButtons.first { $0.0 == direction }!.1
+    }
+    /// The input bar's toggles: the IME inspector's and the caret toolbar's.
+    @_spi(Testing) public var inspectorToggle: UnsafeMutablePointer<GtkWidget> { ui.inspectorToggle }
+    @_spi(Testing) public var caretToolbarToggle: UnsafeMutablePointer<GtkWidget> { ui.toolbarToggle }
+    /// Where `widget`'s center is, in window coordinates (for tests that click).
+    @_spi(Testing) public func center(of widget: UnsafeMutablePointer<GtkWidget>) -> (x: Double, y: Double)? {
+        var x = 0.0, y = 0.0
+        let width = Double(gtk_widget_get_width(widget)), height = Double(gtk_widget_get_height(widget))
+        guard width > 0, gtk_widget_translate_coordinates(widget, ui.window, width / 2, height / 2, &x, &y) != 0 else { return nil }
+        return (x, y)
+    }
 
     /// Where the shown completion row `row` is, in window coordinates (for tests that click).
     @_spi(Testing) public func completionRowCenter(_ row: Int) -> (x: Double, y: Double)? {

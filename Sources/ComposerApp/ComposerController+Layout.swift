@@ -4,15 +4,26 @@ import GtkBinding
 
 /// The panel layout, the keyboard sources, the caret toolbar and the typing indicator.
 extension ComposerController {
-    /// Shows on the simulated keyboard's toggle whether the keyboard is up (without the
-    /// toggle reporting it back as a request).
+    /// A toggle's button or shortcut asks for it on or off: its owner decides, and the
+    /// toggle's state follows what was decided.
+    func toggleRequested(_ toggle: ComposerActions.Toggle, _ on: Bool) {
+        switch toggle {
+        case .inspector:
+            actions.setState(.inspector, on)
+            showInspector(on)
+        case .caretToolbar:
+            actions.setState(.caretToolbar, on)
+            panelLayout.toolbarToggled = on
+        case .simulatedKeyboard:
+            // The composer decides (`SimulatedKeyboard`); `syncKeyboardToggle` shows it.
+            forward(.simulatedKeyboardRequested(up: on))
+        }
+    }
+
+    /// Shows on the simulated keyboard's toggle whether the keyboard is up.
     func syncKeyboardToggle() {
         guard let simulated = composer.simulatedKeyboard else { return }
-        let active = gtk_toggle_button_get_active(cast(ui.keyboardToggle)) != 0
-        guard active != simulated.isUp else { return }
-        syncingKeyboardToggle = true
-        gtk_toggle_button_set_active(cast(ui.keyboardToggle), simulated.isUp ? 1 : 0)
-        syncingKeyboardToggle = false
+        actions.setState(.simulatedKeyboard, simulated.isUp)
     }
 
     func setUpLayout() {
@@ -28,18 +39,10 @@ extension ComposerController {
             ui.completionList.show(completion, maximumRows: rows)
         }
         caretToolbar = CaretToolbar(ui: ui, model: model) { [weak self] in self?.scheduler.request() }
-        onSignal(ui.toolbarToggle, "toggled") { [weak self] in
-            guard let self else { return }
-            panelLayout.toolbarToggled = gtk_toggle_button_get_active(cast(ui.toolbarToggle)) != 0
-        }
         if let inset = options.simulatedKeyboardInset {
             // It follows the input's focus as a device's keyboard does; the toggle hides it
             // or forces it up (`SimulatedKeyboard`), and shows whether it is up.
             gtk_widget_set_visible(ui.keyboardToggle, 1)
-            onSignal(ui.keyboardToggle, "toggled") { [weak self] in
-                guard let self, !syncingKeyboardToggle else { return }
-                forward(.simulatedKeyboardRequested(up: gtk_toggle_button_get_active(cast(ui.keyboardToggle)) != 0))
-            }
             forward(.simulatedKeyboardOffered(inset: inset, inputFocused: gtk_widget_has_focus(ui.textView) != 0))
         }
         // squeekboard tells only whether it is up; the window's lost height tells how tall.

@@ -47,8 +47,6 @@ public final class ComposerController {
     var counterSpeech: UInt32?
     /// Whether the counter was given words yet (the starting state is, without a pause).
     var counterSpokenOnce = false
-    /// True while the window sets the simulated keyboard's toggle to match the keyboard.
-    var syncingKeyboardToggle = false
     /// Tells the keys a Wayland input method passed on after committing (`ForwardedKeyClock`).
     var forwardedKeys = ForwardedKeyClock(enabled: DisplayEnvironment.backend == "wayland")
     var readyAnnounced = false
@@ -122,7 +120,9 @@ public final class ComposerController {
         routeKeys()
         observeWindow()
         actions = ComposerActions(window: ui.window, sendButton: ui.sendButton, trimButton: ui.trimButton,
-                                  caretButtons: ui.caretButtons.map(\.1)) { [weak self] command in
+                                  caretButtons: ui.caretButtons,
+                                  toggles: [.inspector: ui.inspectorToggle, .caretToolbar: ui.toolbarToggle,
+                                            .simulatedKeyboard: ui.keyboardToggle]) { [weak self] command in
             switch command {
             case .send: self?.send()
             case .trim: self?.trimToLimit()
@@ -132,15 +132,10 @@ public final class ComposerController {
             self?.pressCaretButton(direction, extend: extend)
         } completion: { [weak self] event in
             self?.forward(event)
-        } toggleInspector: { [weak self] in
-            guard let self else { return }
-            gtk_toggle_button_set_active(cast(ui.inspectorToggle), gtk_toggle_button_get_active(cast(ui.inspectorToggle)) == 0 ? 1 : 0)
+        } toggleRequested: { [weak self] toggle, on in
+            self?.toggleRequested(toggle, on)
         } copyReport: { [weak self] in
             self?.copyBugReport()
-        }
-        onSignal(ui.inspectorToggle, "toggled") { [weak self] in
-            guard let self else { return }
-            showInspector(gtk_toggle_button_get_active(cast(ui.inspectorToggle)) != 0)
         }
         if trace.isEnabled {
             // With a trace the inspector's log follows the session from its start.
