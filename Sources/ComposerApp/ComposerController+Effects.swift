@@ -30,7 +30,7 @@ extension ComposerController {
                 record(Self.startEvent(options))
             case .showStatus(let status):
                 ui.show(status)
-                counterChanged(status)
+                counterSpeech.changed(status)
             case let .controls(canSend, canTrim, canMoveCaret, completionOpen):
                 actions.update(canSend: canSend, canTrim: canTrim, canMoveCaret: canMoveCaret,
                                completionOpen: completionOpen)

@@ -40,13 +40,10 @@ public final class ComposerController {
     var inputMethodCommits = 0
     /// The IM module last told to the composer (`.inputMethodModuleChanged`).
     var inputMethodModule: InputMethodModule?
-    /// The counter's state not yet given to screen readers, whether it changed since the
-    /// timer's last tick, and the timer that gives it once typing pauses (`counterChanged`).
-    var counterToSpeak: LimitStatus?
-    var counterChangedSinceTick = false
-    var counterSpeech: UInt32?
-    /// Whether the counter was given words yet (the starting state is, without a pause).
-    var counterSpokenOnce = false
+    /// The counter in words for screen readers, once typing pauses.
+    private(set) lazy var counterSpeech = CounterSpeech(sources: sources) { [weak self] status in
+        self?.ui.speakCounter(status)
+    }
     /// Tells the keys a Wayland input method passed on after committing (`ForwardedKeyClock`).
     var forwardedKeys = ForwardedKeyClock(enabled: DisplayEnvironment.backend == "wayland")
     var readyAnnounced = false

@@ -367,7 +367,7 @@ final class ComposerView {
     /// The counter's accessible name last set.
     private(set) var shownCounterSpoken: String?
 
-    /// Gives the counter its words for screen readers (`ComposerController.counterChanged`
+    /// Gives the counter its words for screen readers (`CounterSpeech`
     /// calls it once typing pauses). Far from the limit the counter is not shown, and not
     /// spoken either.
     func speakCounter(_ status: LimitStatus) {
