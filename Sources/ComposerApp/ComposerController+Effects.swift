@@ -25,9 +25,9 @@ extension ComposerController {
                 ui.buffer.retag(ui.controlTag, add: add, remove: remove)
             case .trace(let event):
                 trace.emit(event)
-                record(event)
+                inspector.record(event)
             case .tracingStarted:
-                record(Self.startEvent(options))
+                inspector.record(Self.startEvent(options))
             case .showStatus(let status):
                 ui.show(status)
                 counterSpeech.changed(status)

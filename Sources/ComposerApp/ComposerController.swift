@@ -47,11 +47,8 @@ public final class ComposerController {
     /// Tells the keys a Wayland input method passed on after committing (`ForwardedKeyClock`).
     var forwardedKeys = ForwardedKeyClock(enabled: DisplayEnvironment.backend == "wayland")
     var readyAnnounced = false
-    /// The IME inspector's log (from the start with `--trace`, else from when it first
-    /// opened) and its pane (made when first opened).
-    var inspectorLog: InspectorLog?
-    var inspectorPane: InspectorPane?
-    var inspectorEnvironment: InspectorEnvironment?
+    /// The IME inspector (`IMEInspector`).
+    private(set) var inspector: IMEInspector!
     /// Keeps the draft and the sent messages in the profile (nil: nothing is kept, as in most
     /// in-process tests).
     var draftKeeper: DraftKeeper?
@@ -103,6 +100,13 @@ public final class ComposerController {
         composer = Composer(text: options.initialText, caret: options.caret, limit: options.limit,
                             completion: completion, tokens: data.tokens, traces: trace.isEnabled, awaitingData: !hasData)
         scheduler = SettleScheduler(sources: sources) { [weak self] in self?.settle() }
+        // With a trace the inspector's log follows the session from its start.
+        inspector = IMEInspector(ui: ui, sources: sources, start: trace.isEnabled ? Self.startEvent(options) : nil,
+                                 elapsedMilliseconds: { [weak self] in self?.trace.elapsedMilliseconds ?? 0 },
+                                 requestTracing: { [weak self] in
+                                     guard let self else { return }
+                                     apply(composer.requestTracing())
+                                 })
         scheduler.settleBeforeEachFrame(of: ui.window)
 
         ui.buffer.replaceAll(with: options.initialText)
@@ -133,12 +137,6 @@ public final class ComposerController {
             self?.toggleRequested(toggle, on)
         } copyReport: { [weak self] in
             self?.copyBugReport()
-        }
-        if trace.isEnabled {
-            // With a trace the inspector's log follows the session from its start.
-            let log = InspectorLog()
-            log.append(Self.startEvent(options), t: 0)
-            inspectorLog = log
         }
         ui.completionList.onActivate = { [weak self] index in self?.acceptCompletion(index) }
         if let profile { keep(profile) }

@@ -3,54 +3,71 @@ import ComposerCore
 import Foundation
 import GtkBinding
 
-/// The IME inspector's wiring: its log follows the composer's trace; its pane is made the
-/// first time it opens (closed, it costs nothing: without `--trace` no trace is even made
-/// until then).
-extension ComposerController {
-    /// The trace's first line: the session's settings.
-    static func startEvent(_ options: ComposerOptions) -> TraceEvent {
-        .start(backend: DisplayEnvironment.backend, imModule: DisplayEnvironment.requestedInputMethodModule,
-               settings: TranscriptSettings(limit: options.limit, dataDirectory: options.dataDirectory,
-                                            simulatedKeyboardInset: options.simulatedKeyboardInset))
+/// The IME inspector, a feature that owns its state: its log follows the composer's trace;
+/// its pane is made the first time it opens (closed, it costs nothing: without `--trace` no
+/// trace is even made until then), and its environment header is asked while it is shown.
+final class IMEInspector {
+    /// The session's rows (from the start with `--trace`, else from when it first opened).
+    private(set) var log: InspectorLog?
+    /// The pane, once opened.
+    private(set) var pane: InspectorPane?
+    private var environment: InspectorEnvironment?
+    private let ui: ComposerView
+    private let sources: SourceGroup
+    private let elapsedMilliseconds: () -> Int
+    private let requestTracing: () -> Void
+
+    /// - Parameters:
+    ///   - start: the trace's first line, when the session is traced from its start.
+    ///   - requestTracing: asks the composer for the trace (opened without `--trace`).
+    init(ui: ComposerView, sources: SourceGroup, start: TraceEvent?, elapsedMilliseconds: @escaping () -> Int,
+         requestTracing: @escaping () -> Void) {
+        self.ui = ui
+        self.sources = sources
+        self.elapsedMilliseconds = elapsedMilliseconds
+        self.requestTracing = requestTracing
+        if let start {
+            let log = InspectorLog()
+            log.append(start, t: 0)
+            self.log = log
+        }
     }
 
-    /// A trace event for the inspector's log, and its pane when open.
+    /// A trace event for the log, and the pane when open.
     func record(_ event: TraceEvent) {
-        guard let inspectorLog, let row = inspectorLog.append(event, t: trace.elapsedMilliseconds) else { return }
-        inspectorPane?.appended(row)
+        guard let log, let row = log.append(event, t: elapsedMilliseconds()) else { return }
+        pane?.appended(row)
     }
 
-    func showInspector(_ shown: Bool) {
-        guard !destroyed else { return }
-        if shown, inspectorPane == nil {
-            let log = inspectorLog ?? InspectorLog()
-            if inspectorLog == nil {
-                inspectorLog = log
+    /// Whether the pane is shown.
+    var isShown: Bool { gtk_widget_get_visible(ui.inspectorSlot) != 0 && pane != nil }
+
+    func show(_ shown: Bool) {
+        if shown, pane == nil {
+            let log = log ?? InspectorLog()
+            if self.log == nil {
+                self.log = log
                 // No trace yet: it starts at the next quiet settle, with the lines a replay
                 // of it needs (`.tracingStarted`).
-                apply(composer.requestTracing())
+                requestTracing()
             }
             let pane = InspectorPane(log: log, save: { [weak self] in self?.saveTranscript() },
                                      copyReport: { [weak self] in self?.copyBugReport() })
             gtk_box_append(cast(ui.inspectorSlot), pane.container)
-            inspectorPane = pane
-            let environment = InspectorEnvironment(textView: ui.textView, sources: sources) { [weak self] lines in
-                self?.inspectorPane?.setEnvironment(lines)
+            self.pane = pane
+            environment = InspectorEnvironment(textView: ui.textView, sources: sources) { [weak self] lines in
+                self?.pane?.setEnvironment(lines)
             }
-            inspectorEnvironment = environment
         }
         let composerWidth = gtk_widget_get_width(ui.panel)
         gtk_widget_set_visible(ui.inspectorSlot, shown ? 1 : 0)
         ui.resizeForInspector(shown: shown, composerWidth: composerWidth)
-        inspectorEnvironment?.watching = shown
+        environment?.watching = shown
     }
-
-    /// Whether the inspector is shown (tests).
-    public var inspectorShown: Bool { gtk_widget_get_visible(ui.inspectorSlot) != 0 && inspectorPane != nil }
 
     /// "Save transcript…": the session's trace as a replayable file (created 0600).
     func saveTranscript() {
-        guard let inspectorLog else { return }
+        guard let log else { return }
         let chooser = gtk_file_chooser_native_new("Save transcript", cast(ui.window), GTK_FILE_CHOOSER_ACTION_SAVE, "Save", "Cancel")!
         gtk_file_chooser_set_current_name(opaque(chooser), "ime-session.jsonl")
         onIntSignal(chooser, "response") { [weak self] response in
@@ -60,13 +77,38 @@ extension ComposerController {
             let path = string(takingOwnership: g_file_get_path(file))
             g_object_unref(UnsafeMutableRawPointer(file))
             do {
-                try Self.writeTranscript(inspectorLog.transcript, to: path)
+                try ComposerController.writeTranscript(log.transcript, to: path)
             } catch {
                 ui.showLimitHint(String(format: tr("The transcript was not saved: %@"), error.localizedDescription))
             }
         }
         gtk_native_dialog_show(cast(chooser))
     }
+
+    /// "Copy as bug report": Markdown on the clipboard.
+    func copyBugReport() {
+        guard let log else { return }
+        let report = BugReport.markdown(environment: environment?.facts ?? [], settings: log.settings, rows: log.rows)
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(ui.window), report)
+    }
+}
+
+/// The controller's side: the trace's first line, and the inspector shown or hidden.
+extension ComposerController {
+    /// The trace's first line: the session's settings.
+    static func startEvent(_ options: ComposerOptions) -> TraceEvent {
+        .start(backend: DisplayEnvironment.backend, imModule: DisplayEnvironment.requestedInputMethodModule,
+               settings: TranscriptSettings(limit: options.limit, dataDirectory: options.dataDirectory,
+                                            simulatedKeyboardInset: options.simulatedKeyboardInset))
+    }
+
+    func showInspector(_ shown: Bool) {
+        guard !destroyed else { return }
+        inspector.show(shown)
+    }
+
+    /// Whether the inspector is shown (tests).
+    public var inspectorShown: Bool { inspector.isShown }
 
     /// Writes `events` as trace v1 to `path`, readable by its owner only (it is a keystroke log).
     public static func writeTranscript(_ events: [(t: Int, event: TraceEvent)], to path: String) throws {
@@ -76,55 +118,46 @@ extension ComposerController {
         }
     }
 
-    /// "Copy as bug report": Markdown on the clipboard.
-    func copyBugReport() {
-        guard let inspectorLog else { return }
-        let report = BugReport.markdown(environment: inspectorEnvironment?.facts ?? [], settings: inspectorLog.settings,
-                                        rows: inspectorLog.rows)
-        gdk_clipboard_set_text(gtk_widget_get_clipboard(ui.window), report)
-    }
-
-    /// The inspector's pane (tests).
-    var inspector: InspectorPane? { inspectorPane }
+    func copyBugReport() { inspector.copyBugReport() }
 }
 
 // MARK: The inspector through its own widgets (tests drive it the way a click would)
 
 extension ComposerController {
     /// Every session row the inspector's log holds.
-    public var inspectorLogRows: [InspectorRow] { inspectorLog.map { Array($0.rows) } ?? [] }
+    public var inspectorLogRows: [InspectorRow] { inspector.log.map { Array($0.rows) } ?? [] }
     /// The session as a transcript ("Save transcript…" writes these lines).
-    public var inspectorTranscript: [(t: Int, event: TraceEvent)] { inspectorLog?.transcript ?? [] }
+    public var inspectorTranscript: [(t: Int, event: TraceEvent)] { inspector.log?.transcript ?? [] }
     /// The rows the list shows now (after the kind filters and the search).
-    public var inspectorShownRows: [InspectorRow] { inspectorPane?.shownRows ?? [] }
+    public var inspectorShownRows: [InspectorRow] { inspector.pane?.shownRows ?? [] }
     /// The detail view's text.
-    public var inspectorDetailText: String { inspectorPane?.detailText ?? "" }
+    public var inspectorDetailText: String { inspector.pane?.detailText ?? "" }
 
-    public func inspectorSelect(shownIndex index: Int) { inspectorPane?.select(shownIndex: index) }
+    public func inspectorSelect(shownIndex index: Int) { inspector.pane?.select(shownIndex: index) }
 
     /// Toggles a kind's filter button.
     public func inspectorShowKind(_ kind: InspectorKind, _ shown: Bool) {
-        guard let button = inspectorPane?.kindButtons[kind] else { return }
+        guard let button = inspector.pane?.kindButtons[kind] else { return }
         gtk_toggle_button_set_active(cast(button), shown ? 1 : 0)
     }
 
     /// Types into the search entry (its "search-changed" comes after GTK's short delay).
     public func inspectorSearch(_ text: String) {
-        guard let entry = inspectorPane?.searchEntry else { return }
+        guard let entry = inspector.pane?.searchEntry else { return }
         gtk_editable_set_text(opaque(entry), text)
     }
 
     public func inspectorPause(_ paused: Bool) {
-        guard let button = inspectorPane?.pauseButton else { return }
+        guard let button = inspector.pane?.pauseButton else { return }
         gtk_toggle_button_set_active(cast(button), paused ? 1 : 0)
     }
 
-    public func inspectorClear() { inspectorPane?.clear() }
+    public func inspectorClear() { inspector.pane?.clear() }
 
     /// The summary labels of the rows on screen: their text and Pango attributes (as
     /// `pango_attr_list_to_string` writes them).
     public var inspectorVisibleSummaries: [(text: String, attributes: String)] {
-        inspectorPane?.visibleSummaries ?? []
+        inspector.pane?.visibleSummaries ?? []
     }
 
     /// "Copy as bug report" now; returns what the clipboard holds.
