@@ -60,8 +60,8 @@ extension ComposerController {
                                           message: { [weak self] text, name in self?.ui.messageList.appendPeer(text, from: name) })
         }
         panelLayout.inputResized = { [weak self] in
-            self?.ui.fitInputToText(editFrom: nil)
-            self?.ui.endScrollWhileGrowing()
+            self?.ui.inputSizer.fit(editFrom: nil)
+            self?.ui.inputSizer.endScrollWhileGrowing()
         }
     }
 }

@@ -242,7 +242,7 @@ public final class ComposerController {
     /// edit could change it).
     private func fitInputToText() {
         if grownAtSequence != Int.min, let editFrom = model.log.lowestEditStart(after: grownAtSequence) {
-            ui.fitInputToText(editFrom: editFrom)
+            ui.inputSizer.fit(editFrom: editFrom)
         }
         grownAtSequence = model.log.lastSequence
     }

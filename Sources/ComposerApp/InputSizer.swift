@@ -1,0 +1,122 @@
+import CGtk
+import ComposerCore
+import GtkBinding
+
+/// Sizes the input to its text, up to six display lines, then it scrolls; it owns what it
+/// measured last (`InputGrowth` in the core decides when to measure again).
+final class InputSizer {
+    private let textView: UnsafeMutablePointer<GtkWidget>
+    private let inputScroller: UnsafeMutablePointer<GtkWidget>
+    private let buffer: TextBuffer
+
+    init(textView: UnsafeMutablePointer<GtkWidget>, inputScroller: UnsafeMutablePointer<GtkWidget>, buffer: TextBuffer) {
+        self.textView = textView
+        self.inputScroller = inputScroller
+        self.buffer = buffer
+    }
+
+    /// The scalar offset where the last walk over the display lines stopped, after the
+    /// seventh; nil when the text had fewer. Edits past it cannot change the cap.
+    private(set) var growthMeasuredThrough: Int?
+    /// The height at which the input stops growing (six display lines), nil below that.
+    private var growthCap: Int?
+    /// `lastParagraphBottom()` when the input was last fitted.
+    private var fittedLastParagraphBottom: Int?
+
+    /// Sizes the input exactly to its text, up to six display lines, then it scrolls.
+    ///
+    /// Why not let the scrolled window follow the text view's natural height: GTK learns a
+    /// wrapped line's new height only when it validates the line while painting, so a
+    /// line that wraps was drawn one frame in the old height. The display lines' heights
+    /// are exact when asked for, before the frame, so the input grows in the frame that
+    /// shows the new line.
+    ///
+    /// The display lines are walked again only when `InputGrowth.needsRemeasure` says an
+    /// edit could have changed them: the last paragraph's own lines are laid out exactly,
+    /// the paragraphs above keep their heights.
+    func fit(editFrom: Int?) {
+        // Asking an unallocated text view for line positions lays it out at width 0 and
+        // leaves it collapsed: measure only once it is on screen (its first layout calls us).
+        guard gtk_widget_get_mapped(textView) != 0, gtk_widget_get_width(textView) > 0,
+              !InputGrowth.keepsCap(editFrom: editFrom, measuredThrough: growthMeasuredThrough) else { return }
+        let (bottom, lastParagraphStart) = lastParagraphBottom()
+        let walk = InputGrowth.needsRemeasure(editFrom: editFrom, lastParagraphStart: lastParagraphStart,
+                                              bottomMoved: bottom != fittedLastParagraphBottom,
+                                              measuredThrough: growthMeasuredThrough)
+        fittedLastParagraphBottom = bottom
+        guard walk else { return }
+        let (bottoms, end) = displayLineBottoms(limit: 7)
+        growthMeasuredThrough = end
+        growthCap = InputGrowth.maximumHeight(displayLineBottoms: bottoms, verticalPadding: verticalPadding)
+        let shown = growthCap ?? (bottoms.last ?? 0) + verticalPadding
+        // GTK requires min ≤ max at every step: the old minimum goes first.
+        gtk_scrolled_window_set_min_content_height(opaque(inputScroller), -1)
+        gtk_scrolled_window_set_max_content_height(opaque(inputScroller), Int32(shown))
+        gtk_scrolled_window_set_min_content_height(opaque(inputScroller), Int32(shown))
+        // The content heights above count only with a scrolling policy (NEVER takes the text
+        // view's own, lagging height). A possible scrollbar makes the scrolled window at least
+        // a slider tall (~46 px, two lines): until the input is full it scrolls without one
+        // (EXTERNAL); then with one.
+        gtk_scrolled_window_set_policy(opaque(inputScroller), GTK_POLICY_NEVER,
+                                       growthCap == nil ? GTK_POLICY_EXTERNAL : GTK_POLICY_AUTOMATIC)
+        // Full, the input scrolls: a new height can leave the caret outside (a long draft
+        // given at start), so show it. Not while it grows: the new height shows every line,
+        // and GTK, still seeing the old height, would animate a scroll over the next frames.
+        if growthCap != nil {
+            gtk_text_view_scroll_mark_onscreen(cast(textView), gtk_text_buffer_get_insert(buffer.pointer))
+        }
+    }
+
+    /// Ends any scroll of the input while it grows: it then shows all of its text, so there
+    /// is nothing to scroll to. GTK does not know that when it handles the key that wraps a
+    /// line: the caret is below the input's old height, so it starts a scroll animation
+    /// (200 ms of frames that all look the same). Called in the layout phase that gives the
+    /// input its new height, after GTK started it; a value set without animation ends it.
+    func endScrollWhileGrowing() {
+        guard growthCap == nil else { return }
+        gtk_adjustment_set_value(gtk_scrollable_get_vadjustment(OpaquePointer(textView)), 0)
+    }
+
+    /// The bottom of the text's last display line (exact for the last paragraph's own
+    /// lines; the paragraphs above count with the heights GTK has for them), and the scalar
+    /// offset where the last paragraph starts.
+    private func lastParagraphBottom() -> (bottom: Int, lastParagraphStart: Int) {
+        var end = GtkTextIter(), location = GdkRectangle()
+        gtk_text_buffer_get_end_iter(buffer.pointer, &end)
+        gtk_text_view_get_iter_location(cast(textView), &end, &location)
+        gtk_text_iter_set_line_offset(&end, 0)
+        return (Int(location.y + location.height), Int(gtk_text_iter_get_offset(&end)))
+    }
+
+    private var verticalPadding: Int {
+        Int(gtk_text_view_get_top_margin(cast(textView)) + gtk_text_view_get_bottom_margin(cast(textView)))
+    }
+
+    /// Bottom y of the first `limit` display lines (wrapped lines count separately), as
+    /// running sums of their heights: right after a change GTK has not validated the
+    /// layout yet and reports estimated y positions, but each line's height is exact.
+    /// Also: the offset where the walk stopped, when it stopped at `limit` lines.
+    private func displayLineBottoms(limit: Int) -> (bottoms: [Int], stoppedAt: Int?) {
+        var iter = GtkTextIter()
+        gtk_text_buffer_get_start_iter(buffer.pointer, &iter)
+        var bottoms: [Int] = []
+        var location = GdkRectangle()
+        func addLine() {
+            gtk_text_view_get_iter_location(cast(textView), &iter, &location)
+            bottoms.append((bottoms.last ?? 0) + Int(location.height))
+        }
+        while bottoms.count < limit {
+            addLine()
+            if gtk_text_view_forward_display_line(cast(textView), &iter) != 0 { continue }
+            // GTK answers false at the last line, also when it moved onto a final empty line
+            // after a trailing newline; that line is shown, so it counts.
+            var previous = iter
+            if gtk_text_iter_is_end(&iter) != 0, gtk_text_iter_backward_char(&previous) != 0,
+               gtk_text_iter_get_char(&previous) == 0x0A, bottoms.count < limit {
+                addLine()
+            }
+            return (bottoms, nil)
+        }
+        return (bottoms, Int(gtk_text_iter_get_offset(&iter)))
+    }
+}
