@@ -117,71 +117,17 @@ public final class WaylandIMSession: @unchecked Sendable {
         try Fcitx5.writeConfiguration(session, inputMethod: inputMethod)
         try WaylandSession.handOver(session)
 
-        // 1. The session bus.
-        let busProcess = try WaylandSession.launch(
-            in: session, "dbus-daemon", "dbus-daemon",
-            ["--session", "--nofork", "--print-address=1", "--address=unix:tmpdir=\(session.runtimeDir.path)"],
-            environment: WaylandSession.baseEnvironment(session))
-        bus = busProcess
-        busAddress = try Wait.until("dbus-daemon to print its address", timeout: timeout,
-                                    diagnostics: { busProcess.diagnostics() },
-                                    failFast: { try WaylandSession.requireRunning(busProcess, "during startup") }) {
-            let out = busProcess.stdout
-            guard let nl = out.firstIndex(of: "\n") else { return nil }
-            let line = out[..<nl].trimmingCharacters(in: .whitespaces)
-            return line.isEmpty ? nil : line
-        }
-        lap("dbus-daemon")
-
-        // 2. sway, headless (WaylandSession's configuration).
-        let config = session.directory.appendingPathComponent("sway.cfg")
-        try """
-            output HEADLESS-1 resolution \(Self.outputSize.width)x\(Self.outputSize.height) position 0 0
-            default_border none
-            bar {
-                mode invisible
-            }
-            seat seat0 fallback true
-            xwayland disable
-
-            """.write(to: config, atomically: true, encoding: .utf8)
-        _ = chmod(config.path, 0o644)
-        var swayEnvironment = WaylandSession.baseEnvironment(session)
-        swayEnvironment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
-        swayEnvironment["WLR_BACKENDS"] = "headless"
-        swayEnvironment["WLR_LIBINPUT_NO_DEVICES"] = "1"
-        swayEnvironment["WLR_RENDERER"] = "pixman"
-        swayEnvironment["WLR_HEADLESS_OUTPUTS"] = "1"
-        let swayProcess = try WaylandSession.launch(in: session, "sway", "sway", ["-c", config.path],
-                                                    environment: swayEnvironment)
-        sway = swayProcess
-        let runtime = session.runtimeDir
-        let sockets: (String, String) = try Wait.until(
-            "sway's Wayland and IPC sockets in \(runtime.path)", timeout: timeout,
-            diagnostics: { swayProcess.diagnostics() },
-            failFast: { try WaylandSession.requireRunning(swayProcess, "during startup") }) {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []
-                guard let display = names.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }),
-                      let ipc = names.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") })
-                else { return nil }
-                return (display, runtime.appendingPathComponent(ipc).path)
-            }
-        waylandDisplay = sockets.0
-        swaySocket = sockets.1
-        var clientEnvironment = WaylandSession.baseEnvironment(session)
-        clientEnvironment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
-        clientEnvironment["WAYLAND_DISPLAY"] = sockets.0
-        clientEnvironment["SWAYSOCK"] = sockets.1
-        let client = clientEnvironment
+        // 1. The session bus, 2. sway, headless (`HeadlessSway`, as WaylandSession's).
+        let compositor = try HeadlessSway.start(in: session, outputSize: Self.outputSize, timeout: timeout, lap: lap)
+        bus = compositor.bus
+        busAddress = compositor.busAddress
+        sway = compositor.sway
+        waylandDisplay = compositor.waylandDisplay
+        swaySocket = compositor.swaySocket
+        let client = compositor.clientEnvironment
         func run(_ tool: String, _ arguments: [String]) throws -> CommandResult {
             try WaylandSession.run(in: session, environment: client, tool, arguments, timeout: .seconds(10))
         }
-        try Wait.until("sway to answer on its IPC socket", timeout: timeout, interval: Self.commandInterval,
-                       diagnostics: { swayProcess.diagnostics() },
-                       failFast: { try WaylandSession.requireRunning(swayProcess, "during startup") }) {
-            try run("swaymsg", ["-t", "get_outputs"]).succeeded
-        }
-        lap("sway")
 
         // 3. fcitx5 as the compositor's input method (no DISPLAY: only its Wayland frontends).
         let activation = try run("dbus-update-activation-environment",

@@ -54,7 +54,7 @@ public final class WaylandSession: @unchecked Sendable {
     /// How long each startup step took, in order (for reports and slow-run diagnosis).
     public private(set) var startupTimings: [(step: String, duration: Duration)] = []
 
-    private static let commandInterval: Duration = .milliseconds(100)
+    static let commandInterval: Duration = .milliseconds(100)
     private let lock = NSLock()
     private var stopped = false
     /// Set at the end of init. A throwing init of a fully initialized object still runs
@@ -109,72 +109,17 @@ public final class WaylandSession: @unchecked Sendable {
         // The session directory belongs to the session user; the runtime dir stays 0700.
         try Self.handOver(session)
 
-        // 1. The session bus.
-        let busProcess = try Self.launch(in: session, "dbus-daemon", "dbus-daemon",
-                                         ["--session", "--nofork", "--print-address=1",
-                                          "--address=unix:tmpdir=\(session.runtimeDir.path)"],
-                                         environment: Self.baseEnvironment(session))
-        bus = busProcess
-        busAddress = try Wait.until("dbus-daemon to print its address", timeout: .seconds(15),
-                                    diagnostics: { busProcess.diagnostics() },
-                                    failFast: { try Self.requireRunning(busProcess, "during startup") }) {
-            let out = busProcess.stdout
-            guard let nl = out.firstIndex(of: "\n") else { return nil }
-            let line = out[..<nl].trimmingCharacters(in: .whitespaces)
-            return line.isEmpty ? nil : line
-        }
-        lap("dbus-daemon")
-
-        // 2. sway, headless.
-        let config = session.directory.appendingPathComponent("sway.cfg")
-        try """
-            output HEADLESS-1 resolution \(outputSize.width)x\(outputSize.height) position 0 0
-            default_border none
-            bar {
-                mode invisible
-            }
-            seat seat0 fallback true
-            xwayland disable
-
-            """.write(to: config, atomically: true, encoding: .utf8)
-        _ = chmod(config.path, 0o644)
-        var swayEnvironment = Self.baseEnvironment(session)
-        swayEnvironment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
-        swayEnvironment["WLR_BACKENDS"] = "headless"
-        swayEnvironment["WLR_LIBINPUT_NO_DEVICES"] = "1"
-        swayEnvironment["WLR_RENDERER"] = "pixman"
-        swayEnvironment["WLR_HEADLESS_OUTPUTS"] = "1"
-        let swayProcess = try Self.launch(in: session, "sway", "sway", ["-c", config.path],
-                                          environment: swayEnvironment)
-        sway = swayProcess
-        let runtime = session.runtimeDir
-        let sockets: (String, String) = try Wait.until(
-            "sway's Wayland and IPC sockets in \(runtime.path)", timeout: .seconds(20),
-            diagnostics: { swayProcess.diagnostics() },
-            failFast: { try Self.requireRunning(swayProcess, "during startup") }) {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []
-                guard let display = names.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }),
-                      let ipc = names.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") })
-                else { return nil }
-                return (display, runtime.appendingPathComponent(ipc).path)
-            }
-        waylandDisplay = sockets.0
-        swaySocket = sockets.1
-        var clientEnvironment = Self.baseEnvironment(session)
-        clientEnvironment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
-        clientEnvironment["WAYLAND_DISPLAY"] = sockets.0
-        clientEnvironment["SWAYSOCK"] = sockets.1
-        let client = clientEnvironment
+        // 1. The session bus, 2. sway, headless (`HeadlessSway`).
+        let compositor = try HeadlessSway.start(in: session, outputSize: outputSize, timeout: .seconds(20), lap: lap)
+        bus = compositor.bus
+        busAddress = compositor.busAddress
+        sway = compositor.sway
+        waylandDisplay = compositor.waylandDisplay
+        swaySocket = compositor.swaySocket
+        let client = compositor.clientEnvironment
         func run(_ tool: String, _ arguments: [String]) throws -> CommandResult {
             try Self.run(in: session, environment: client, tool, arguments, timeout: .seconds(10))
         }
-        // sway answers on its IPC socket once its config is applied.
-        try Wait.until("sway to answer on its IPC socket", timeout: .seconds(20), interval: Self.commandInterval,
-                       diagnostics: { swayProcess.diagnostics() },
-                       failFast: { try Self.requireRunning(swayProcess, "during startup") }) {
-            try run("swaymsg", ["-t", "get_outputs"]).succeeded
-        }
-        lap("sway")
 
         // 3. squeekboard, enabled through GSettings (keyfile backend) before it starts.
         let gsettings = try run("gsettings", ["set", "org.gnome.desktop.a11y.applications",
@@ -579,5 +524,80 @@ public final class WaylandSession: @unchecked Sendable {
 
     deinit {
         if lock.withLock({ initialized }) { stop() }
+    }
+}
+
+/// The start-up both Wayland sessions share: a session bus, then sway, headless, with its
+/// Wayland and IPC sockets found and sway answering on IPC once its config is applied.
+struct HeadlessSway {
+    let bus: AppProcess
+    let busAddress: String
+    let sway: AppProcess
+    let waylandDisplay: String
+    let swaySocket: String
+    /// The environment of the session's clients: the bus, the display, sway's socket.
+    let clientEnvironment: [String: String]
+
+    static func start(in session: TestSession, outputSize: (width: Int, height: Int), timeout: Duration,
+                      lap: (String) -> Void) throws -> HeadlessSway {
+        let busProcess = try WaylandSession.launch(
+            in: session, "dbus-daemon", "dbus-daemon",
+            ["--session", "--nofork", "--print-address=1", "--address=unix:tmpdir=\(session.runtimeDir.path)"],
+            environment: WaylandSession.baseEnvironment(session))
+        let busAddress = try Wait.until("dbus-daemon to print its address", timeout: timeout,
+                                        diagnostics: { busProcess.diagnostics() },
+                                        failFast: { try WaylandSession.requireRunning(busProcess, "during startup") }) { () -> String? in
+            let out = busProcess.stdout
+            guard let nl = out.firstIndex(of: "\n") else { return nil }
+            let line = out[..<nl].trimmingCharacters(in: .whitespaces)
+            return line.isEmpty ? nil : line
+        }
+        lap("dbus-daemon")
+
+        let config = session.directory.appendingPathComponent("sway.cfg")
+        try """
+            output HEADLESS-1 resolution \(outputSize.width)x\(outputSize.height) position 0 0
+            default_border none
+            bar {
+                mode invisible
+            }
+            seat seat0 fallback true
+            xwayland disable
+
+            """.write(to: config, atomically: true, encoding: .utf8)
+        _ = chmod(config.path, 0o644)
+        var swayEnvironment = WaylandSession.baseEnvironment(session)
+        swayEnvironment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        swayEnvironment["WLR_BACKENDS"] = "headless"
+        swayEnvironment["WLR_LIBINPUT_NO_DEVICES"] = "1"
+        swayEnvironment["WLR_RENDERER"] = "pixman"
+        swayEnvironment["WLR_HEADLESS_OUTPUTS"] = "1"
+        let swayProcess = try WaylandSession.launch(in: session, "sway", "sway", ["-c", config.path],
+                                                    environment: swayEnvironment)
+        let runtime = session.runtimeDir
+        let sockets: (String, String) = try Wait.until(
+            "sway's Wayland and IPC sockets in \(runtime.path)", timeout: timeout,
+            diagnostics: { swayProcess.diagnostics() },
+            failFast: { try WaylandSession.requireRunning(swayProcess, "during startup") }) {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []
+                guard let display = names.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }),
+                      let ipc = names.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") })
+                else { return nil }
+                return (display, runtime.appendingPathComponent(ipc).path)
+            }
+        var client = WaylandSession.baseEnvironment(session)
+        client["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        client["WAYLAND_DISPLAY"] = sockets.0
+        client["SWAYSOCK"] = sockets.1
+        let clientEnvironment = client
+        try Wait.until("sway to answer on its IPC socket", timeout: timeout, interval: WaylandSession.commandInterval,
+                       diagnostics: { swayProcess.diagnostics() },
+                       failFast: { try WaylandSession.requireRunning(swayProcess, "during startup") }) {
+            try WaylandSession.run(in: session, environment: clientEnvironment, "swaymsg", ["-t", "get_outputs"],
+                                   timeout: .seconds(10)).succeeded
+        }
+        lap("sway")
+        return HeadlessSway(bus: busProcess, busAddress: busAddress, sway: swayProcess, waylandDisplay: sockets.0,
+                            swaySocket: sockets.1, clientEnvironment: clientEnvironment)
     }
 }
