@@ -30,11 +30,35 @@ public nonisolated struct UpstreamProblem: Sendable {
     /// The message up to its first variable part (a pointer), and after it.
     public let prefix: String
     public let suffix: String
+    /// Whether the message has a variable part (a pointer) between `prefix` and `suffix`;
+    /// without, it is exactly `prefix`.
+    public let hasPointer: Bool
     public let bug: String
 
+    /// A message with a pointer between `prefix` and `suffix`.
+    public init(level: GLibProblem.Level, domain: String, prefix: String, suffix: String, bug: String) {
+        self.level = level
+        self.domain = domain
+        self.prefix = prefix
+        self.suffix = suffix
+        self.hasPointer = true
+        self.bug = bug
+    }
+
+    /// A message exactly `message`.
+    public init(level: GLibProblem.Level, domain: String, exactly message: String, bug: String) {
+        self.level = level
+        self.domain = domain
+        self.prefix = message
+        self.suffix = ""
+        self.hasPointer = false
+        self.bug = bug
+    }
+
     public func matches(_ problem: GLibProblem) -> Bool {
-        problem.level == level && problem.domain == domain
-            && problem.message.hasPrefix(prefix) && problem.message.hasSuffix(suffix)
+        guard problem.level == level, problem.domain == domain else { return false }
+        guard hasPointer else { return problem.message == prefix }
+        return problem.message.hasPrefix(prefix) && problem.message.hasSuffix(suffix)
             && problem.message.count > prefix.count + suffix.count
             && problem.message.dropFirst(prefix.count).dropLast(suffix.count).allSatisfy { $0.isHexDigit || $0 == "x" }
     }
@@ -52,6 +76,16 @@ public nonisolated struct UpstreamProblem: Sendable {
         UpstreamProblem(level: .warning, domain: "Gtk", prefix: "Trying to snapshot GtkGizmo ",
                         suffix: " without a current allocation",
                         bug: "GNOME/gtk!5222 (GtkRange handles GtkAdjustment::changed during size_allocate)"),
+        // IBus's GTK module (client/gtk*/ibusimcontext.c, `_process_key_event_done`) warns on
+        // any error of its asynchronous ProcessKeyEvent call; when ibus-daemon dies with a
+        // key's reply outstanding, GDBus fails it with "The connection is closed". The module
+        // then passes the key on to the widget (nothing is lost), and the app learns of the
+        // loss from the bus (`inputMethodLost`). Seen in a fresh-clone run and 1 in 25 runs of
+        // the fault test; made certain by InputMethodFaultEndToEndTests' key-in-flight test
+        // (the daemon stopped, a key sent, the daemon killed). Only this error: a timeout or
+        // any other failure of the call still counts.
+        UpstreamProblem(level: .warning, domain: "IBUS", exactly: "Process Key Event failed: The connection is closed.",
+                        bug: "ibus/ibus: ibusimcontext.c warns when the daemon it is talking to goes away"),
     ]
 
     public static func isKnown(_ problem: GLibProblem) -> Bool { known.contains { $0.matches(problem) } }

@@ -506,6 +506,60 @@ struct ComposerTests {
         #expect(window.send(.inputMethodLost(name: "org.freedesktop.IBus")).count == 1, "kept once")
     }
 
+    /// A composition ended after a letter key, with no commit, when the input method then
+    /// leaves the bus: the key was on its way to the dying daemon (IBus's module ends the
+    /// composition, then passes the key on as a commit of its own). What was drawn is kept;
+    /// the key's letter follows it.
+    @Test func aCompositionEndedWhileALetterWasOnItsWayIsKept() {
+        let window = Window("")
+        window.send(.keyPressed(name: "u", shift: false))
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "いぬ", cursor: 2, segments: [])))
+        window.send(.keyPressed(name: "k", shift: false))
+        window.send(.preeditChanged(.empty))
+        window.send(.preeditEnded)
+        let lost = window.send(.inputMethodLost(name: "org.freedesktop.IBus"))
+        #expect(lost.contains(.keepAbandonedComposition(drawn: "いぬ")))
+
+        // The module's commit of the undelivered key may come before the name leaves.
+        let early = Window("")
+        early.send(.preeditStarted)
+        early.send(.preeditChanged(Preedit(text: "いぬ", cursor: 2, segments: [])))
+        early.send(.keyPressed(name: "k", shift: false))
+        early.send(.preeditChanged(.empty))
+        early.send(.preeditEnded)
+        early.send(.commitStarted("k"))
+        early.send(.inserted(offset: 0, text: "k"))
+        early.send(.commitEnded)
+        #expect(early.send(.inputMethodLost(name: "org.freedesktop.IBus")).contains(.keepAbandonedComposition(drawn: "いぬ")))
+
+        // Or even before the module ends the composition.
+        let first = Window("")
+        first.send(.preeditStarted)
+        first.send(.preeditChanged(Preedit(text: "いぬ", cursor: 2, segments: [])))
+        first.send(.keyPressed(name: "k", shift: false))
+        first.send(.commitStarted("k"))
+        first.send(.inserted(offset: 0, text: "k"))
+        first.send(.commitEnded)
+        first.send(.preeditChanged(.empty))
+        first.send(.preeditEnded)
+        #expect(first.send(.inputMethodLost(name: "org.freedesktop.IBus")).contains(.keepAbandonedComposition(drawn: "いぬ")))
+
+        // A commit of what was drawn, after the end (ibus-hangul's order), does explain it.
+        let hangul = Window("")
+        hangul.send(.preeditStarted)
+        hangul.send(.preeditChanged(Preedit(text: "한", cursor: 1, segments: [])))
+        hangul.send(.keyPressed(name: "space", shift: false))
+        hangul.send(.preeditChanged(.empty))
+        hangul.send(.preeditEnded)
+        hangul.send(.commitStarted("한"))
+        hangul.send(.inserted(offset: 0, text: "한"))
+        hangul.send(.commitEnded)
+        #expect(!hangul.send(.inputMethodLost(name: "org.freedesktop.IBus")).contains {
+            if case .keepAbandonedComposition = $0 { true } else { false }
+        }, "committed already: not typed twice")
+    }
+
     /// A composition the user ended (Escape, BackSpace over its last letter), committed, or
     /// left by clicking or moving the focus is not brought back when the input method later
     /// leaves the bus.
@@ -524,6 +578,9 @@ struct ComposerTests {
             ("a click", { $0.send(.pointerPressed); $0.send(.preeditChanged(.empty)); $0.send(.preeditEnded) }),
             ("focus out", { $0.send(.focusChanged(focused: false)); $0.send(.preeditEnded) }),
             ("a key after the end", { $0.send(.preeditEnded); $0.send(.keyPressed(name: "a", shift: false)) }),
+            ("BackSpace over its letters", { $0.send(.keyPressed(name: "BackSpace", shift: false))
+                $0.send(.preeditChanged(Preedit(text: "い", cursor: 1, segments: [])))
+                $0.send(.keyPressed(name: "BackSpace", shift: false)); $0.send(.preeditChanged(.empty)); $0.send(.preeditEnded) }),
         ]
         for (what, steps) in cases {
             #expect(!endedThen(steps).contains { if case .keepAbandonedComposition = $0 { true } else { false } }, "\(what)")

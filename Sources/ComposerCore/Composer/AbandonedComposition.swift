@@ -1,7 +1,7 @@
 /// Tells a composition its input method abandoned from one the user ended.
 ///
-/// A composition ends for a reason the composer sees: a key (Escape, BackSpace on its last
-/// letter, the key that commits), a commit, a click or a focus change (the composer finishes
+/// A composition ends for a reason the composer sees: a key that discards it (Escape,
+/// BackSpace on its last letter), a commit, a click or a focus change (the composer finishes
 /// it then), or an end the composer asked for itself. When an input method dies, its GTK
 /// module may end the composition on its own as its connection closes (IBus's does), with
 /// none of these: the composition the user saw would just be gone. This remembers the last
@@ -34,10 +34,33 @@ struct AbandonedComposition: Equatable {
         lastDrawn = nil
     }
 
-    /// A key was pressed: an end after it is the key's doing.
-    mutating func keyPressed() {
-        lastDrawn = nil
+    /// The keys that end a composition without a commit: the user discarded it.
+    static let discardingKeys: Set<String> = ["Escape", "BackSpace", "Delete", "KP_Delete"]
+
+    /// A key was pressed. An end before it is no longer unexplained (the user went on). An
+    /// end after it is the key's doing only for a key that discards a composition (Escape,
+    /// BackSpace over its last letter): a letter never ends one without a commit, so a
+    /// composition that ends after a letter with no commit ended because the input method
+    /// went away while the key was on its way to it (IBus's module ends it, warns "Process
+    /// Key Event failed" and passes the key on as text).
+    mutating func keyPressed(_ name: String) {
         unexplainedEnd = nil
+        if Self.discardingKeys.contains(name) { lastDrawn = nil }
+        // A letter's key name is the letter ("k"): what the module commits when it passes
+        // the key on.
+        lastKeyText = name.count == 1 ? name : nil
+    }
+
+    /// The text of the last key pressed, when it types one letter.
+    private var lastKeyText: String?
+
+    /// The input method committed `text`. A commit explains the composition's end, except
+    /// the one IBus's module makes of a key it could not deliver: the very letter of the
+    /// last key, which is not what was drawn (before or after the module ends the
+    /// composition, as its two connections' messages come).
+    mutating func committed(_ text: String) {
+        if text == lastKeyText, (lastDrawn ?? unexplainedEnd).map({ $0 != text }) == true { return }
+        explained()
     }
 
     /// A commit, a click, a focus change or the composer's own finishing explains the end.

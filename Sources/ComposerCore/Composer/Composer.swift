@@ -208,7 +208,7 @@ public final class Composer {
             effects.append(.requestSettle)
         case .commitStarted(let text):
             routing.inputMethodDidAct()
-            abandoned.explained()
+            abandoned.committed(text)
             trace(.commit(text))
             origins.begin(.imCommit)
             effects.append(.requestSettle)
@@ -349,7 +349,7 @@ public final class Composer {
     private func keyPressed(name: String, shift: Bool, forwarded: Bool) {
         guard !exited else { return }
         origins.keyPressed()
-        abandoned.keyPressed()
+        abandoned.keyPressed(name)
         let composingWhenPressed = routing.keyPressed(composing: model.isComposing, forwarded: forwarded)
         guard let command = keyCommand(name, shift: shift) else {
             trace(.key(keyval: name, consumed: nil, shift: shift, forwarded: forwarded))
