@@ -30,13 +30,13 @@ final class ComposerView {
     /// What the profile's store must tell the user (a damaged file moved aside, saving
     /// off); above the messages, hidden while there is nothing to say.
     let storeNotice: UnsafeMutablePointer<GtkWidget>
-    /// The vertical stack of regions the layout solver sizes (seed 000).
+    /// The vertical stack of regions the layout solver sizes (`PanelLayout`).
     let panel: UnsafeMutablePointer<GtkWidget>
     let inputBar: UnsafeMutablePointer<GtkWidget>
     let separator: UnsafeMutablePointer<GtkWidget>
     /// "Hanako is typing…", above the input bar.
     let typingIndicator: UnsafeMutablePointer<GtkWidget>
-    /// ← ↑ ↓ → above the input bar while a keyboard is up (seeds 001, 003).
+    /// ← ↑ ↓ → above the input bar while a keyboard is up (it has no arrow keys).
     let caretToolbar: UnsafeMutablePointer<GtkWidget>
     let caretButtons: [(CaretDirection, UnsafeMutablePointer<GtkWidget>)]
     /// Shows or hides the caret toolbar by hand.
