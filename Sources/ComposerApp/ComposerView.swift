@@ -189,8 +189,9 @@ final class ComposerView {
         gtk_widget_set_visible(caretToolbar, 0)
 
         // Not in a header bar: a GtkHeaderBar makes GTK draw client-side decorations, and on
-        // X11 without a compositor that made every keystroke's frame 4.5× as slow to paint
-        // (make bench, 2026-11-24). The input bar's toggles cost what a button costs.
+        // X11 without a compositor that made every keystroke's frame several times as slow to
+        // paint (`make bench`, keystroke to first paint). The input bar's toggles cost what a
+        // button costs.
         inspectorToggle = Accessibility.toggleButton(label: "IME")
         gtk_widget_set_tooltip_text(inspectorToggle, tr("The IME inspector: every input event and decision (F12)"))
         cgtk_accessible_set_label(inspectorToggle, tr("IME inspector"))
