@@ -1,6 +1,6 @@
 // swift-tools-version: 6.2
 // The composer: a GTK4 message input bar that is correct with real input methods.
-// Layers (see README): CGtk (C interop) → GtkBinding (Swift wrappers) → ComposerApp
+// Layers (see ARCHITECTURE.md): CGtk (C interop) → GtkBinding (Swift wrappers) → ComposerApp
 // (widgets and wiring) over ComposerCore (pure decisions, no GTK).
 import PackageDescription
 

@@ -2,11 +2,12 @@ import CGtk
 import ComposerCore
 import GtkBinding
 
-/// The ← ↑ ↓ → buttons above the input bar (seeds 001, 003). The core decides what a
-/// press means (`CaretMotion`: ← → collapse a selection or move one grapheme; ↑ ↓ move
-/// one display line); GTK does the geometry, with the same "move-cursor" signal the arrow
-/// keys emit, which also keeps the horizontal position across lines. Shift-click or a long press extends the
-/// selection instead. The buttons never take focus.
+/// The ← ↑ ↓ → buttons above the input bar, for moving the caret while an on-screen
+/// keyboard (which has no arrow keys) is up. The core decides what a press means
+/// (`CaretMotion`: ← → collapse a selection or move one grapheme; ↑ ↓ move one display
+/// line); GTK does the geometry, with the same "move-cursor" signal the arrow keys emit,
+/// which also keeps the horizontal position across lines. Shift-click or a long press
+/// extends the selection instead. The buttons never take focus.
 final class CaretToolbar {
     init(ui: ComposerView, model: ComposerModel, moved: @escaping () -> Void) {
         let buffer = ui.buffer

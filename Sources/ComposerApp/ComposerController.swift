@@ -15,7 +15,7 @@ public final class ComposerController {
     public let composer: Composer
     public var model: ComposerModel { composer.model }
     public var limit: LengthLimit { composer.limit }
-    /// The @people, #channels and :emoji: completion (seed 000).
+    /// The @people, #channels and :emoji: completion (the core's `CompletionList`).
     public var completion: CompletionList { composer.completion }
     public let trace: TraceWriter
     /// People and channels (from `--data`): given at start (tests), or installed once

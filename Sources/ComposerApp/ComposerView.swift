@@ -30,13 +30,13 @@ final class ComposerView {
     /// What the profile's store must tell the user (a damaged file moved aside, saving
     /// off); above the messages, hidden while there is nothing to say.
     let storeNotice: UnsafeMutablePointer<GtkWidget>
-    /// The vertical stack of regions the layout solver sizes (seed 000).
+    /// The vertical stack of regions the layout solver sizes (`PanelLayout`).
     let panel: UnsafeMutablePointer<GtkWidget>
     let inputBar: UnsafeMutablePointer<GtkWidget>
     let separator: UnsafeMutablePointer<GtkWidget>
     /// "Hanako is typing…", above the input bar.
     let typingIndicator: UnsafeMutablePointer<GtkWidget>
-    /// ← ↑ ↓ → above the input bar while a keyboard is up (seeds 001, 003).
+    /// ← ↑ ↓ → above the input bar while a keyboard is up (it has no arrow keys).
     let caretToolbar: UnsafeMutablePointer<GtkWidget>
     let caretButtons: [(CaretDirection, UnsafeMutablePointer<GtkWidget>)]
     /// Shows or hides the caret toolbar by hand.
@@ -189,8 +189,9 @@ final class ComposerView {
         gtk_widget_set_visible(caretToolbar, 0)
 
         // Not in a header bar: a GtkHeaderBar makes GTK draw client-side decorations, and on
-        // X11 without a compositor that made every keystroke's frame 4.5× as slow to paint
-        // (make bench, 2026-11-24). The input bar's toggles cost what a button costs.
+        // X11 without a compositor that made every keystroke's frame several times as slow to
+        // paint (`make bench`, keystroke to first paint). The input bar's toggles cost what a
+        // button costs.
         inspectorToggle = Accessibility.toggleButton(label: "IME")
         gtk_widget_set_tooltip_text(inspectorToggle, tr("The IME inspector: every input event and decision (F12)"))
         cgtk_accessible_set_label(inspectorToggle, tr("IME inspector"))

@@ -3,11 +3,13 @@ import ComposerCore
 import GtkBinding
 import Foundation
 
-/// Sizes the panel's regions with the core's `LayoutSolver` (seed 000), one pass per
-/// change: the input grew a line, the completion list opened or closed, the indicator or
-/// toolbar appeared, the keyboard appeared or disappeared, the window was resized.
+/// Sizes the panel's vertical stack of regions (messages, completion list, typing indicator,
+/// caret toolbar, input bar) with the core's `LayoutSolver`, one pass per change: the input
+/// grew a line, the completion list opened or closed, the indicator or toolbar appeared, the
+/// keyboard appeared or disappeared, the window was resized.
 ///
-/// Seed 002: the toolkit will not move things for you. The keyboard is learned from
+/// The toolkit will not move the input out of an on-screen keyboard's way: the app has to
+/// learn where the keyboard is and lay the panel out itself. It is learned from
 /// squeekboard's `Visible` property and from the window's own height (sway shrinks the
 /// window for it) through the core's `KeyboardState`, which ignores bogus intermediate
 /// sizes; or simulated with `--osk-inset` and the toggle in the UI.

@@ -3,11 +3,12 @@ import GtkBinding
 
 /// Runs the settle step once input has settled: after the current event is fully handled.
 ///
-/// Seed 002: "is input complete?" cannot be answered inside a change callback; defer the
-/// decision to after the toolkit finishes the current event. In GTK that is an idle source
-/// — but not one dispatched by a *nested* main loop (IBus's GTK4 module iterates one while
-/// it waits for the engine to filter a key), which would run us in the middle of that key.
-/// Focus-out, send and exit settle synchronously instead (`settleNow`).
+/// Decide after input settles: "is input complete?" cannot be answered inside a change
+/// callback; defer the decision to after the toolkit finishes the current event. In GTK
+/// that is an idle source — but not one dispatched by a *nested* main loop (IBus's GTK4
+/// module iterates one while it waits for the engine to filter a key), which would run us
+/// in the middle of that key. Focus-out, send and exit settle synchronously instead
+/// (`settleNow`).
 ///
 /// Settle effects (counter, overflow colour, highlights, a grown input, an opened
 /// completion list) must appear in the frame that shows the text that caused them. So a

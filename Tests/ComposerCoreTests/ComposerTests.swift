@@ -100,9 +100,9 @@ struct ComposerTests {
         #expect(window.edits.map(\.origin) == [.imCommit, .paste, .undo, .key])
     }
 
-    /// Seed 004 in hard mode: the cut is the composer's own edit, made in the model at
-    /// once and handed on; the settle then colours and reports the text the cut left, and
-    /// a second settle finds nothing to do (the cut is not reported back).
+    /// The IME-safe hard limit: the cut is the composer's own edit, made in the model at
+    /// once and handed on; the settle then colours and reports the text the cut left, and a
+    /// second settle finds nothing to do (the cut is not reported back).
     @Test func aHardLimitCutIsAnEditOfTheComposersOwnInOneSettle() {
         let window = Window("abc", limit: LengthLimit(limit: 4, mode: .hard))
         window.send(.settle)

@@ -61,7 +61,7 @@ struct CountingTests {
 
 @Suite("Hard limit: seed 004")
 struct HardLimitTests {
-    /// Seed 004's example, literally: limit 10, しろくろの|がいる, こねこにゃー composed
+    /// The IME-safe limit's example, literally: limit 10, しろくろの|がいる, こねこにゃー composed
     /// (14 on screen, nothing limited), 子🐱ニャー committed → しろくろの子🐱がいる.
     @Test func theSeedExample() {
         let composer = SimulatedComposer(text: "しろくろのがいる", caret: 5, limit: LengthLimit(limit: 10, mode: .hard))

@@ -115,9 +115,9 @@ struct OlderTranscriptTests {
         }
     }
 
-    /// Seed 004 recorded with a hard limit of 10: as that build wrote it, the replay assumes
-    /// 200 and soft, so nothing is cut; given the recorded settings on the command line, it
-    /// decides exactly what the recording did.
+    /// The hard-limit sentence (しろくろの…がいる) recorded with a limit of 10: as that build wrote
+    /// it, the replay assumes 200 and soft, so nothing is cut; given the recorded settings
+    /// on the command line, it decides exactly what the recording did.
     @Test func theRecordingsOwnSettingsGivenAsFlagsReplayToItsDecisions() throws {
         let (recorded, older) = try Self.withOlderStartLine("ibus-anthy-seed-004-hard-limit")
         let dataPath = repositoryRoot().appendingPathComponent("data").path

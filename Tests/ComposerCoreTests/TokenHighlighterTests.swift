@@ -320,8 +320,8 @@ struct MentionHighlighterTests {
         #expect(highlighter.ranges(of: .emoji) == [20..<25, 26..<36])
     }
 
-    /// Seed 002: the cost is the edit's, not the document's. After the first settle an edit
-    /// in a 1 MB draft reads and touches only a few hundred scalars around it.
+    /// A decoration costs what the edit costs, not the document. After the first settle an
+    /// edit in a 1 MB draft reads and touches only a few hundred scalars around it.
     @Test func anEditInAMegabyteDocumentStaysLocal() {
         let chunk = "hello @tanaka and #general :cat_face: 田中さん\n"
         let chunkLength = chunk.unicodeScalars.count

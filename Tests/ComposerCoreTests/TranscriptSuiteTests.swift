@@ -68,8 +68,8 @@ struct TranscriptSuiteTests {
 
     // MARK: Other settings: what would have happened
 
-    /// Two real recordings of seed 004's sentence, one soft and one hard: each replayed with
-    /// the other's mode decides what the other did.
+    /// Two real recordings of the hard-limit sentence (しろくろの…がいる), one soft and one hard:
+    /// each replayed with the other's mode decides what the other did.
     @Test func seed004SoftReplayedHardCutsAsTheHardRecordingDid() throws {
         let hard = try Self.replay("ibus-anthy-seed-004-soft-limit") { $0.limit.mode = .hard }
         #expect(Outcome(hard).limitCuts == ["にゃー"])

@@ -81,7 +81,7 @@ struct LengthLimitEndToEndTests {
         #expect(committed.count > 2, "the engine committed more than fits: \(committed)")
         let kept = 10 - 8
         let expected = "しろくろの" + committed.prefix(kept) + "がいる"
-        #expect(text == expected, "seed 004: \(text) ≠ \(expected)")
+        #expect(text == expected, "hard limit: \(text) ≠ \(expected)")
         let limit = try #require(cs.trace.events(named: "limit").last)
         #expect(limit["removed"]?.stringValue == String(committed.dropFirst(kept)))
         #expect(limit["at"]?.intValue == 5 + Self.scalars(inFirst: kept, of: committed))

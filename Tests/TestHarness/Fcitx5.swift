@@ -2,7 +2,7 @@ import Foundation
 
 /// A private fcitx5 for one session (requires Xvfb and DBusSession already started).
 ///
-/// Follows the verified recipe (`shared/recipes/real-input-methods.md`, Fcitx5 section):
+/// The recipe every X11 Fcitx5 end-to-end test runs through:
 /// the session's private XDG_CONFIG_HOME gets `fcitx5/profile` (one group: keyboard-us and
 /// the chosen input method, which is the group's DefaultIM) and `fcitx5/config`
 /// (`ActiveByDefault=True`, so the IM is active in a new input context, and

@@ -34,7 +34,7 @@ public struct CompletionAcceptance: Equatable, Sendable {
     public var traceEvent: TraceEvent { .accept(item: itemID, text: text) }
 }
 
-/// The completion list (seed 000, done right for input methods): at each settle it looks
+/// The completion list, done right for input methods: at each settle it looks
 /// for a prefixed word at the caret and keeps the list of matching items.
 ///
 /// - Evaluated at settles where the caret (selection) moved or the committed text changed;

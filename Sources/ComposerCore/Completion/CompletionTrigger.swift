@@ -36,8 +36,8 @@ public struct CompletionWord: Equatable, Sendable {
     }
 }
 
-/// Finds the word to complete at the caret (seed 000: on every caret move, with no
-/// real selection, the word at the caret is checked against the registered prefixes).
+/// Finds the word to complete at the caret (on every caret move, with no real selection,
+/// the word at the caret is checked against the registered prefixes).
 ///
 /// A word is the run from a prefix to the caret:
 /// - its characters are letters and digits of any script (kana, kanji, Hangul, Latin with

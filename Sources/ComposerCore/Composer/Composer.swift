@@ -14,9 +14,9 @@ public final class Composer {
     public let model: ComposerModel
     /// The one limit: the settle steps, the commands and the counter read it here.
     public let limit: LengthLimit
-    /// The @people, #channels and :emoji: completion (seed 000).
+    /// The @people, #channels and :emoji: completion (`CompletionList`).
     public let completion: CompletionList
-    /// Colours @mentions, #channels and :shortcodes: as they are typed (seed 002).
+    /// Colours @mentions, #channels and :shortcodes: as they are typed (at settles only).
     public private(set) var highlighter: TokenHighlighter
     public let overflow: OverflowColoring
     /// Marks invisible and bidirectional controls (`InvisibleControls`).

@@ -1,6 +1,5 @@
-/// Known quirks of installed engines (README, "Known input method quirks", and
-/// `shared/recipes/real-input-methods.md`): settings that lose keys under GTK 4, engines that
-/// start in Latin (direct input) mode, Mozc under root.
+/// Known quirks of installed engines (README, "Known input method quirks"): settings that
+/// lose keys under GTK 4, engines that start in Latin (direct input) mode, Mozc under root.
 ///
 /// What is wrong with an engine is a warning (exit status 1) only while it is used: the engine
 /// typed with, or one switch away (IBus's `preload-engines`, fcitx5's profile, with that

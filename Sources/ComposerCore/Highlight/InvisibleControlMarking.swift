@@ -2,16 +2,17 @@
 /// `U+202E` or zero-width space shows as a box instead of silently reordering or splitting
 /// what the user is about to send.
 ///
-/// Seed 002's rules, like `TokenHighlighter`: it runs at settle only, which its own tag
-/// changes never cause, and it costs what the edit costs. It keeps the marked ranges and
-/// the offsets of every control (marked or spelling an emoji or a word) and maps both
-/// through the edits since the last settle; the controls an edit inserts are found in the
-/// edit's own text. Only where a control lies within `InvisibleControls.reach` of an edit
-/// is the text read again, to ask its neighbours; typing where there is no control reads
-/// nothing. Fresh text is cleared of a tag it should not carry: typed text inherits the tag
-/// only strictly inside a marked run, a paste or a drop may bring any. The whole text is
-/// read once, at the first settle (or when the edit log dropped edits this step had not
-/// seen). The preedit is never in the document, so it is never marked.
+/// The rules for decorating text as it is typed, like `OverflowColoring` and
+/// `TokenHighlighter`: it runs at settle only, which its own tag changes never cause, and
+/// it costs what the edit costs. It keeps the marked ranges and the offsets of every
+/// control (marked or spelling an emoji or a word) and maps both through the edits since
+/// the last settle; the controls an edit inserts are found in the edit's own text. Only
+/// where a control lies within `InvisibleControls.reach` of an edit is the text read again,
+/// to ask its neighbours; typing where there is no control reads nothing. Fresh text is
+/// cleared of a tag it should not carry: typed text inherits the tag only strictly inside a
+/// marked run, a paste or a drop may bring any. The whole text is read once, at the first
+/// settle (or when the edit log dropped edits this step had not seen). The preedit is never
+/// in the document, so it is never marked.
 public final class InvisibleControlMarking: SettleStep {
     public let name = "invisible-controls"
 

@@ -23,15 +23,15 @@ public enum HighlightKind: String, CaseIterable, Sendable {
 /// the union of its tokens, so whether a scalar is highlighted depends only on the text
 /// at most `reach` scalars around it.
 ///
-/// Seed 002's rules, like `OverflowColoring`: it runs at settle only, which its own tag
-/// changes never cause; it computes and applies the newest result synchronously; and it
-/// costs what the edit costs. It keeps the highlighted ranges per kind, maps them through
-/// the edits since the last settle, re-scans only a window of `reach` scalars on either
-/// side of each edited range, and asks for only the difference — plus clearing freshly
-/// inserted text of tags it may carry: typed text inherits a tag only strictly inside a
-/// run of it, a paste or a drop may bring any. The whole text
-/// is scanned once, at the first settle. The preedit is never in the document, so it is
-/// never highlighted, while the committed text around it is.
+/// The rules for decorating text as it is typed, like `OverflowColoring`: it runs at settle
+/// only, which its own tag changes never cause (no loops through the buffer's signals); it
+/// computes and applies the newest result synchronously; and it costs what the edit costs.
+/// It keeps the highlighted ranges per kind, maps them through the edits since the last
+/// settle, re-scans only a window of `reach` scalars on either side of each edited range,
+/// and asks for only the difference — plus clearing freshly inserted text of tags it may
+/// carry: typed text inherits a tag only strictly inside a run of it, a paste or a drop may
+/// bring any. The whole text is scanned once, at the first settle. The preedit is never in
+/// the document, so it is never highlighted, while the committed text around it is.
 public final class TokenHighlighter: SettleStep {
     public let name = "highlighting"
     /// Names longer than this many scalars are never highlighted (it bounds the re-scan).

@@ -1,4 +1,5 @@
-/// A caret toolbar button (seed 003): ← → move by one grapheme, ↑ ↓ by one display line.
+/// A caret toolbar button (shown while an on-screen keyboard is up): ← → move by one
+/// grapheme, ↑ ↓ by one display line.
 ///
 /// ← and → are logical: backward and forward in the text (in a right-to-left paragraph
 /// the app may swap the buttons).
@@ -23,7 +24,8 @@ public enum CaretMove: Equatable, Sendable {
     case displayLine(up: Bool, extend: Bool)
 }
 
-/// Seeds 001 and 003: moving the caret without a keyboard's arrow keys.
+/// Moving the caret without a keyboard's arrow keys: an on-screen keyboard has none, and the
+/// toolbar's buttons never take the focus from the input.
 ///
 /// A caret is an empty selection. Moves are by grapheme (👨‍👩‍👧, 🇯🇵 and C + U+030C each
 /// move as one), guarded at both ends: ← at 0 and → at the end leave the caret where it is.

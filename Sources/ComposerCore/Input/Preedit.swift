@@ -37,8 +37,8 @@ public struct PreeditSegment: Equatable, Sendable {
 
 /// The input method's uncommitted (marked) text.
 ///
-/// It is never part of the committed text: every decision in the composer is made
-/// on committed text only (lesson 004), the preedit is only displayed and traced.
+/// It is never part of the committed text: the composer acts only on committed text, and
+/// the preedit is only displayed and traced.
 public struct Preedit: Equatable, Sendable {
     public var text: String
     /// Caret inside the preedit, in Unicode scalars.

@@ -44,8 +44,9 @@ public enum KeyboardObservation: Equatable, Sendable {
     case simulated(inset: Int?)
 }
 
-/// A pure reducer from keyboard observations to keyboard events (seed 002: learn the
-/// keyboard's frame yourself and ignore bogus frames; the next good one makes it right).
+/// A pure reducer from keyboard observations to keyboard events (the toolkit does not say
+/// where an on-screen keyboard is: learn its frame yourself and ignore bogus frames; the
+/// next good one makes it right).
 ///
 /// **Window heights.** A compositor that makes room for the keyboard (sway with
 /// squeekboard) shrinks the window, possibly through intermediate sizes. So a reported

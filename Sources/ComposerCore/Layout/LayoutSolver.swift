@@ -1,4 +1,4 @@
-/// What the panel layout depends on (seed 000's vertical stack), in whole pixels.
+/// What the panel layout (a vertical stack of regions) depends on, in whole pixels.
 ///
 /// From top to bottom the panel holds the message list, the completion list, the typing
 /// indicator, the caret toolbar, the input bar, and the part covered by an on-screen
@@ -74,7 +74,7 @@ public struct Layout: Equatable, Sendable {
     public var total: Int { list + completion + indicator + toolbar + input + keyboard }
 }
 
-/// Seed 000's layout pass as a pure function: the message list is what is left.
+/// The panel's layout pass as a pure function: the message list is what is left.
 ///
 /// Priority, from what is kept longest to what gives up first:
 /// 1. the keyboard overlap (it is simply there; clamped to the panel);

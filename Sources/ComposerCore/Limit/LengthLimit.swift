@@ -3,8 +3,8 @@ public struct LengthLimit: Equatable, Sendable {
     public enum Mode: String, Sendable, CaseIterable {
         /// Accept everything, colour the overflow, refuse to send while over.
         case soft
-        /// Seed 004: once input settles with no composition, cut what was just inserted
-        /// back to the limit. Never while composing, never undo/redo.
+        /// The IME-safe hard limit: once input settles with no composition, cut what was
+        /// just inserted back to the limit. Never while composing, never undo/redo.
         case hard
     }
 

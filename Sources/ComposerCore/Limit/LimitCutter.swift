@@ -1,5 +1,6 @@
-/// Hard mode (seed 004): at a settle with no composition, cut what was just inserted back
-/// to the limit. First in the settle order, so everything after sees the cut text.
+/// Hard mode, the IME-safe length limit (never cut while composing): at a settle with no
+/// composition, cut what was just inserted back to the limit. First in the settle order, so
+/// everything after sees the cut text.
 ///
 /// It never refuses or rewrites anything while the input method is composing: a settle
 /// with a preedit is not "input complete", and the preedit is shown whole. Undo and redo

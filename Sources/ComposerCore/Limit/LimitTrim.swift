@@ -1,10 +1,12 @@
-/// Where hard mode cuts: seed 004's algorithm, generalised to any insertion.
+/// Where hard mode cuts: the IME-safe limit's "replace, then cut the replacement"
+/// algorithm, generalised to any insertion.
 ///
-/// Seed 004 rebuilds the text from the text before the change plus the replacement cut to
-/// fit, and puts the caret after the kept part. Here "the replacement" is everything
-/// inserted since input last settled with no composition (several Hangul commits, a paste,
-/// an IM's delete-surrounding + commit), taken from the edit log; it is cut from its end
-/// back to the limit on grapheme boundaries, and nothing outside it is touched.
+/// In its simple form, one change at a time, it rebuilds the text from the text before the
+/// change plus the replacement cut to fit, and puts the caret after the kept part. Here
+/// "the replacement" is everything inserted since input last settled with no composition
+/// (several Hangul commits, a paste, an IM's delete-surrounding + commit), taken from the
+/// edit log; it is cut from its end back to the limit on grapheme boundaries, and nothing
+/// outside it is touched.
 public enum LimitTrim {
     /// The ranges to delete (last first, so each stays valid after the previous cut), or
     /// none when the text is within the limit or nothing inserted can be cut.

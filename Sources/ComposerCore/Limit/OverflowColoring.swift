@@ -1,12 +1,13 @@
-/// Colours what is past the limit (seed 002): the committed graphemes after the limit
-/// carry the overflow tag, in both modes (in hard mode, undo can bring text back over).
+/// Colours what is past the limit: the committed graphemes after the limit carry the
+/// overflow tag, in both modes (in hard mode, undo can bring text back over).
 ///
-/// Seed 002's rules: recolour only when characters changed (it runs at settle,
-/// which tag changes never cause — no loops); apply only the newest result (it is computed
-/// and applied synchronously at each settle); and cost proportional to the edit, not the
-/// document: it tracks the tagged range through the edits since the last settle and asks
-/// only for the difference, plus the freshly inserted text, whose tag GTK may or may not
-/// have inherited from its neighbours.
+/// The rules for decorating text as it is typed (`TokenHighlighter` and
+/// `InvisibleControlMarking` follow them too): recolour only when characters changed (it
+/// runs at settle, which tag changes never cause — no loops); apply only the newest result
+/// (it is computed and applied synchronously at each settle); and cost proportional to the
+/// edit, not the document: it tracks the tagged range through the edits since the last
+/// settle and asks only for the difference, plus the freshly inserted text, whose tag GTK
+/// may or may not have inherited from its neighbours.
 public final class OverflowColoring: SettleStep {
     public let name = "overflow"
     public var limit: LengthLimit

@@ -1,5 +1,5 @@
-/// Something that decides once input has settled (lesson 002: decide after the toolkit
-/// finished the current event, never inside it).
+/// Something that decides once input has settled: after the toolkit finished the current
+/// event, never inside it.
 ///
 /// A step is a function of the model: it reads the text as the settle found it (or
 /// as the cuts of an earlier phase left it) and its own memory of what it decided before,

@@ -1,8 +1,8 @@
 /// The composer's state: committed text, selection, preedit, and the edit log.
 ///
-/// It mirrors what the toolkit's buffer already did — it observes, it does not
-/// veto — so an input method is never surprised (lesson 002). Offsets from the
-/// toolkit are clamped, never trusted: a bad offset must not crash the composer.
+/// It mirrors what the toolkit's buffer already did — it observes, it does not veto — so an
+/// input method is never surprised (accept all input). Offsets from the toolkit are
+/// clamped, never trusted: a bad offset must not crash the composer.
 ///
 /// Setters are `internal(set)` only so the editing and preedit extensions in
 /// sibling files can write; outside the module everything is read-only.

@@ -32,7 +32,7 @@ public struct Edit: Equatable, Sendable {
 /// The moment input settled (the idle after an event, or focus-out).
 ///
 /// A settle with no preedit is "quiet": input is complete, so the text may be
-/// judged (lesson 002/004). A settle during composition is only a checkpoint.
+/// judged (decide after input settles). A settle during composition is only a checkpoint.
 public struct SettleMark: Equatable, Sendable {
     public let sequence: Int
     public let preeditActive: Bool

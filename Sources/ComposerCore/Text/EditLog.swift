@@ -1,8 +1,8 @@
 /// The ordered record of edits and settle marks.
 ///
-/// Settle steps judge input only once it is complete (lesson 004): they ask what
-/// was inserted since the last quiet settle, or in the quiet window that the latest
-/// quiet settle just closed, and get ranges in today's text.
+/// Settle steps judge input only once it is complete (they decide after input settles):
+/// they ask what was inserted since the last quiet settle, or in the quiet window that the
+/// latest quiet settle just closed, and get ranges in today's text.
 public struct EditLog: Sendable {
     public enum Entry: Equatable, Sendable {
         case edit(Edit)

@@ -1,8 +1,8 @@
 /// Where an observed buffer change came from.
 ///
-/// The composer accepts every edit (lessons 002/004: refusing edits breaks input
-/// methods) and decides afterwards; knowing the origin lets later settle steps treat,
-/// say, an input-method commit differently from a paste without intercepting either.
+/// The composer accepts every edit (accept all input: refusing edits breaks input methods)
+/// and decides afterwards; knowing the origin lets later settle steps treat, say, an
+/// input-method commit differently from a paste without intercepting either.
 public enum EditOrigin: String, Sendable, CaseIterable {
     case imCommit = "im-commit"
     case key

@@ -1,4 +1,4 @@
-/// A selection in Unicode scalar offsets; a caret is an empty selection (lesson 001).
+/// A selection in Unicode scalar offsets; a caret is an empty selection.
 ///
 /// `anchor` is where the selection started and `caret` is the moving end, so a
 /// backwards selection keeps its direction instead of being normalised away.
