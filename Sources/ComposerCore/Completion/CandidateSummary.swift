@@ -3,14 +3,14 @@
 /// that scoring it reads nothing else. 32 bytes: two per cache line.
 ///
 /// A contiguous match needs every adjacent pair of query characters adjacent in some key
-/// (`hasPair`). A scattered match scores at most 60 plus, per query character (by the
-/// rule in `FuzzyMatcher`'s documentation):
-/// - the first: +8 if it starts a word somewhere (`initials`), else −5 (it cannot be at a
-///   key's start either), 0 for a separator;
-/// - after a separator: +8 if it starts a word somewhere, else 0;
-/// - otherwise: +2 if it starts a word somewhere (+8 for the word start, but reaching a
-///   later word's start from a letter skips the separator before it: −6), else 0 if the
-///   pair with the previous character is adjacent somewhere, else −1 (a gap costs at least 1).
+/// (`hasPair`). A scattered match scores at most `FuzzyScore.scatteredBase` plus, per query
+/// character (by the rule in `FuzzyMatcher`'s documentation and the values in `FuzzyScore`):
+/// - the first: +`wordStart` if it starts a word somewhere (`initials`), else −`lateStart`
+///   (it cannot be at a key's start either), 0 for a separator;
+/// - after a separator: +`wordStart` if it starts a word somewhere, else 0;
+/// - otherwise: `wordStart` − `nextWordGap` if it starts a word somewhere (reaching a later
+///   word's start from a letter skips the separator before it), else 0 if the pair with the
+///   previous character is adjacent somewhere, else −`vowelGap` (the cheapest gap).
 struct CandidateSummary {
     /// Mask bits (`FuzzyMatcher.maskBit`) of the characters that start a word of any key.
     var initials: UInt64 = 0

@@ -1,8 +1,8 @@
 /// The state of `FuzzyMatcher.scanAll`. Candidates come in tie-break order, so a candidate
 /// must score more than the worst of a full list to enter it: one whose summary bounds its
 /// score to no more is skipped without reading its text, and once the list is full of
-/// 100s (a contiguous match, the most a candidate not taken by the index can score) the
-/// scan stops. A value type, so that the loop's updates need no run-time exclusivity checks.
+/// `FuzzyScore.insideWord` matches (contiguous, the most a candidate not taken by the index
+/// can score) the scan stops. A value type, so that the loop's updates need no run-time exclusivity checks.
 struct FullScan {
     /// Candidates per block: their summaries and texts are fetched together.
     static let blockSize = 1024
@@ -29,13 +29,13 @@ struct FullScan {
     /// The worst score in the list when it is full (a candidate needs more), else 0.
     @inline(__always)
     private var threshold: Int {
-        best.isFull ? 1023 - Int(best.values[limit - 1] >> 40) : 0
+        best.isFull ? FuzzyMatcher.score(ofRankKey: best.values[limit - 1]) : 0
     }
 
     /// The most `summary`'s candidate can score.
     @inline(__always)
     private func bound(_ summary: CandidateSummary) -> Int {
-        scorer.contiguousPossible(summary) ? 100 : scorer.scatteredBound(summary)
+        scorer.contiguousPossible(summary) ? FuzzyScore.insideWord : scorer.scatteredBound(summary)
     }
 
     /// Loads the summaries of `candidates`, then the texts of those that may still enter,
@@ -65,7 +65,7 @@ struct FullScan {
         let taken = !excluding.isEmpty && excluding.contains(candidate)
         if best.isFull {
             let threshold = threshold
-            if threshold >= 100 {
+            if threshold >= FuzzyScore.insideWord {
                 skipped = true
                 return false
             }

@@ -3,27 +3,29 @@
 /// names and keywords).
 ///
 /// **Ranking.** Both query and keys are folded (`TextFolding`). A candidate's score is the
-/// best over its keys:
+/// best over its keys (the scores are named in `FuzzyScore`, with why each is what it is):
 ///
-/// | tier | score |
-/// | --- | --- |
-/// | the key is the query | 350 |
-/// | the key starts with the query, which is a whole word of it (`tanaka` in `tanaka taro`) | 325 |
-/// | the key starts with the query | 300 |
-/// | a later word of the key is the query | 225 |
-/// | a later word starts with the query | 200 |
-/// | the query occurs inside a word (contiguous) | 100 |
-/// | the query's characters occur in order (scattered) | 1…99 (see below) |
+/// | tier | score | `FuzzyScore` |
+/// | --- | --- | --- |
+/// | the key is the query | 350 | `wholeKey` |
+/// | the key starts with the query, which is a whole word of it (`tanaka` in `tanaka taro`) | 325 | `firstWord` |
+/// | the key starts with the query | 300 | `keyPrefix` |
+/// | a later word of the key is the query | 225 | `laterWord` |
+/// | a later word starts with the query | 200 | `laterWordPrefix` |
+/// | the query occurs inside a word (contiguous) | 100 | `insideWord` |
+/// | the query's characters occur in order (scattered) | 1…99 (see below) | `scatteredRange` |
 ///
 /// A scattered match is scored by its best alignment (not the first one found), so that
 /// what a person means by a scattered query wins: initials (`jn` → **J**an **N**ovák) and
-/// consonant skeletons (`tnk` → **t**a**n**a**k**a). From 60: +8 per character at a word
-/// start; per gap between two matched characters −1 when it skips only vowels inside a
-/// word (`a` in t·a·n), −6 when it skips a consonant or goes on at a later word's start,
-/// and −10 when it jumps into the middle of a later word (`tnk` in **T**ereza Va**nk**ová);
-/// −5 when the first character is not at the key's start. Clamped to 1…99. So a skeleton
-/// inside one word (`nvtn` → **n**o**v**o**t**ná) beats word starts found by skipping
-/// consonants (**n**a**v**ra**t**ilová **n**aďa), and initials (`jn`) beat a skeleton.
+/// consonant skeletons (`tnk` → **t**a**n**a**k**a). From 60 (`scatteredBase`): +8 per
+/// character at a word start (`wordStart`); per gap between two matched characters −1
+/// when it skips only vowels inside a word (`a` in t·a·n; `vowelGap`), −6 when it skips a
+/// consonant (`consonantGap`) or goes on at a later word's start (`nextWordGap`), and −10
+/// when it jumps into the middle of a later word (`tnk` in **T**ereza Va**nk**ová;
+/// `midWordJump`); −5 when the first character is not at the key's start (`lateStart`).
+/// Clamped to 1…99. So a skeleton inside one word (`nvtn` → **n**o**v**o**t**ná) beats
+/// word starts found by skipping consonants (**n**a**v**ra**t**ilová **n**aďa), and
+/// initials (`jn`) beat a skeleton.
 ///
 /// Among equal scores, recently accepted candidates come first (most recent first,
 /// `setRecent(_:)`), then the order the candidates were given in.
@@ -176,11 +178,12 @@ public final class FuzzyMatcher {
                                          buffer: buffer)
         var ranked: [(candidate: Int, score: Int)] = []
         var taken = Set<Int>()
-        // Tiers 350, 325, 300 from key starts; then 225, 200 from later word starts.
-        // A class per score: what follows the match is the key's end, a separator, or more text.
+        // The tiers from key starts (whole key, first word, prefix); then from later word
+        // starts (whole word, prefix). A class per score: what follows the match is the
+        // key's end, a separator, or more text.
         for (entries, owners, range, classOf, scores) in [
-            (heads, headOwners, headRange, (0, 1, 2), [350, 325, 300]),
-            (words, wordOwners, wordRange, (0, 0, 1), [225, 200]),
+            (heads, headOwners, headRange, (0, 1, 2), [FuzzyScore.wholeKey, FuzzyScore.firstWord, FuzzyScore.keyPrefix]),
+            (words, wordOwners, wordRange, (0, 0, 1), [FuzzyScore.laterWord, FuzzyScore.laterWordPrefix]),
         ] {
             guard ranked.count < limit else { break }
             let best = bestByClass(folded, entries: entries, owners: owners, range: range, classOf: classOf,
@@ -194,8 +197,9 @@ public final class FuzzyMatcher {
         }
         var allMatches: [UInt32]?
         if ranked.count < limit {
-            // Fewer than `limit` prefix/word-start matches, so every candidate scoring 200 or
-            // more is taken: check the others, which score 100 at most.
+            // Fewer than `limit` prefix/word-start matches, so every candidate scoring
+            // `laterWordPrefix` or more is taken: check the others, which score `insideWord`
+            // at most.
             let (rest, matches) = scanAll(folded, limit: limit - ranked.count, excluding: taken)
             ranked += rest
             allMatches = matches
@@ -325,17 +329,27 @@ public final class FuzzyMatcher {
 
     // MARK: - Per-candidate scoring
 
+    /// A rank key holds `rankCeiling - score` above bit 40, so that smaller keys rank first:
+    /// every score (at most `FuzzyScore.wholeKey`) is below it.
+    private static let rankCeiling = 1023
+
     /// The key a best-`limit` list is ordered by: higher score first, then tie-break order.
     @inline(__always)
     static func rankKey(score: Int, order: UInt32) -> UInt64 {
-        UInt64(1023 - score) << 40 | UInt64(order)
+        UInt64(rankCeiling - score) << 40 | UInt64(order)
+    }
+
+    /// The score `rankKey` was made from.
+    @inline(__always)
+    static func score(ofRankKey key: UInt64) -> Int {
+        rankCeiling - Int(key >> 40)
     }
 
     private func ranked(_ best: SmallestK) -> [(candidate: Int, score: Int)] {
         best.values.map { value in
             let rank = Int(value & 0xFF_FFFF_FFFF)
             let candidate = rank < recentLimit ? recentCandidates[rank] : rank - recentLimit
-            return (candidate, 1023 - Int(value >> 40))
+            return (candidate, Self.score(ofRankKey: value))
         }
     }
 
@@ -389,7 +403,7 @@ public final class FuzzyMatcher {
     }
 
     /// Scores every candidate not in `excluding` (which must hold every candidate scoring
-    /// 200 or more), in tie-break order: recent ones first, then by index. Returns the best
+    /// `FuzzyScore.laterWordPrefix` or more), in tie-break order: recent ones first, then by index. Returns the best
     /// `limit`, and every candidate that matched (ascending), or nil for those when it
     /// skipped some (see `FullScan`).
     private func scanAll(_ query: [UInt32], limit: Int, excluding: Set<Int>)

@@ -22,14 +22,22 @@ struct Scorer {
     private static let impossible: Int32 = -1 << 24
     private static let separator = TextFolding.separator
 
+    /// The scattered adjustments of `FuzzyScore`, in the alignment table's type.
+    private static let wordStart = Int32(FuzzyScore.wordStart)
+    private static let vowelGap = Int32(FuzzyScore.vowelGap)
+    private static let consonantGap = Int32(FuzzyScore.consonantGap)
+    private static let nextWordGap = Int32(FuzzyScore.nextWordGap)
+    private static let midWordJump = Int32(FuzzyScore.midWordJump)
+    private static let lateStart = Int32(FuzzyScore.lateStart)
+
     func bestScore(_ candidate: Int) -> Int {
         let summary = summaries[candidate]
         return bestScore(summary, contiguous: contiguousPossible(summary))
     }
 
     /// The candidate's score: the best over its keys; 0 when none matches. Contiguous
-    /// matches (100 and up) beat every scattered one, so alignments are only computed when
-    /// no key has the query as a whole; `contiguous` false says none can.
+    /// matches (`FuzzyScore.insideWord` and up) beat every scattered one, so alignments are
+    /// only computed when no key has the query as a whole; `contiguous` false says none can.
     @inline(__always)
     func bestScore(_ summary: CandidateSummary, contiguous: Bool) -> Int {
         let textEnd = Int(summary.textEnd)
@@ -64,20 +72,20 @@ struct Scorer {
     /// The most a scattered match in the candidate can score (see `CandidateSummary`).
     @inline(__always)
     func scatteredBound(_ summary: CandidateSummary) -> Int {
-        var bound = 60
+        var adjustment = 0
         for index in 0..<query.count {
             let initial = summary.initials & queryBits[index] != 0
             if index == 0 {
-                bound += query[0] == Self.separator ? 0 : (initial ? 8 : -5)
+                adjustment += query[0] == Self.separator ? 0 : (initial ? FuzzyScore.wordStart : -FuzzyScore.lateStart)
             } else if query[index - 1] == Self.separator {
-                bound += initial ? 8 : 0
+                adjustment += initial ? FuzzyScore.wordStart : 0
             } else if initial {
-                bound += 2
+                adjustment += FuzzyScore.wordStart - FuzzyScore.nextWordGap
             } else if !summary.hasPair(index: pairIndices[index]) {
-                bound -= 1
+                adjustment -= FuzzyScore.vowelGap
             }
         }
-        return min(99, max(1, bound))
+        return FuzzyScore.scattered(adjustment)
     }
 
     /// The folded ranges (relative to the key) to highlight when the key scores `score`;
@@ -102,8 +110,8 @@ struct Scorer {
         return result
     }
 
-    /// The contiguous tiers (350 … 100; 0: the query does not occur as a whole), where
-    /// the best occurrence starts, and where the key ends (its 0).
+    /// The contiguous tiers (`FuzzyScore.wholeKey` … `insideWord`; 0: the query does not
+    /// occur as a whole), where the best occurrence starts, and where the key ends (its 0).
     @inline(__always)
     func contiguous(_ start: Int) -> (score: Int, position: Int, end: Int) {
         let length = query.count
@@ -112,20 +120,26 @@ struct Scorer {
             for index in 0..<length where text[position + index] != query[index] { return false }
             return true
         }
-        @inline(__always) func bonus(after position: Int) -> Int {
-            let next = text[position + length]
-            return next == 0 ? 50 : (next == Self.separator ? 25 : 0)
-        }
+        /// What follows the occurrence at `position`: the key's end (0), a separator, or more text.
+        @inline(__always) func following(_ position: Int) -> UInt32 { text[position + length] }
         if text[start] == 0 { return (0, 0, start) }  // an empty key
         var best = (score: 0, position: 0)
-        if matches(at: start) { best = (300 + bonus(after: start), start) }
-        // Later word starts and inner occurrences.
+        if matches(at: start) {
+            let next = following(start)
+            best = (next == 0 ? FuzzyScore.wholeKey : (next == Self.separator ? FuzzyScore.firstWord : FuzzyScore.keyPrefix),
+                    start)
+        }
+        // Later word starts and inner occurrences (none scores more than `laterWord`).
         var position = start + 1
         let first = query[0]
         while text[position] != 0 {
-            if best.score < 225, text[position] == first, matches(at: position) {
+            if best.score < FuzzyScore.laterWord, text[position] == first, matches(at: position) {
                 let wordStart = text[position - 1] == Self.separator && first != Self.separator
-                let score = wordStart ? 200 + (bonus(after: position) == 0 ? 0 : 25) : 100
+                var score = FuzzyScore.insideWord
+                if wordStart {
+                    let next = following(position)
+                    score = next == 0 || next == Self.separator ? FuzzyScore.laterWord : FuzzyScore.laterWordPrefix
+                }
                 if score > best.score { best = (score, position) }
             }
             position += 1
@@ -147,7 +161,8 @@ struct Scorer {
     }
 
     /// The score of the best scattered alignment of the query in the key (see
-    /// `FuzzyMatcher`: 1…99), or 0 when the query's characters do not occur in order.
+    /// `FuzzyMatcher`: `FuzzyScore.scatteredRange`), or 0 when the query's characters do
+    /// not occur in order.
     /// Leaves what `alignment(_:)` needs in the scratch memory.
     ///
     /// Row `i` of the table holds, per position where query character `i` can be, the best
@@ -178,14 +193,14 @@ struct Scorer {
             position -= 1
         }
         if isForced(count, earliest, latest) {
-            var score = Int(earliest[0]) > start ? -5 : 0
+            var adjustment = Int(earliest[0]) > start ? -FuzzyScore.lateStart : 0
             for index in 0..<count {
                 let position = Int(earliest[index])
                 let wordStart = isWordStart(position, keyStart: start)
-                if wordStart { score += 8 }
-                if index > 0 { score -= Int(gapPenalty(from: Int(earliest[index - 1]), to: position, wordStart: wordStart)) }
+                if wordStart { adjustment += FuzzyScore.wordStart }
+                if index > 0 { adjustment -= Int(gapPenalty(from: Int(earliest[index - 1]), to: position, wordStart: wordStart)) }
             }
-            return min(99, max(1, 60 + score))
+            return FuzzyScore.scattered(adjustment)
         }
         let impossible = Self.impossible
         // Row 0: where the alignment starts.
@@ -194,7 +209,8 @@ struct Scorer {
                 scratch[position - start] = impossible
                 continue
             }
-            scratch[position - start] = (isWordStart(position, keyStart: start) ? 8 : 0) - (position > start ? 5 : 0)
+            scratch[position - start] = (isWordStart(position, keyStart: start) ? Self.wordStart : 0)
+                - (position > start ? Self.lateStart : 0)
         }
         for index in 1..<max(1, count) {
             let previousRow = scratch + (index - 1) * width, row = scratch + index * width
@@ -208,8 +224,9 @@ struct Scorer {
                 let here = text[position]
                 if position >= rowEarliest, here == value {
                     let wordStart = isWordStart(position, keyStart: start)
-                    let best = max(before, vowelsOnly - 1, withinWord - 6, acrossWords - (wordStart ? 6 : 10))
-                    row[position - start] = best < impossible / 2 ? impossible : best + (wordStart ? 8 : 0)
+                    let best = max(before, vowelsOnly - Self.vowelGap, withinWord - Self.consonantGap,
+                                   acrossWords - (wordStart ? Self.nextWordGap : Self.midWordJump))
+                    row[position - start] = best < impossible / 2 ? impossible : best + (wordStart ? Self.wordStart : 0)
                 } else {
                     row[position - start] = impossible
                 }
@@ -229,7 +246,7 @@ struct Scorer {
         let last = scratch + (count - 1) * width
         var best = impossible
         for position in Int(earliest[count - 1])...Int(latest[count - 1]) { best = max(best, last[position - start]) }
-        return min(99, max(1, 60 + Int(best)))
+        return FuzzyScore.scattered(Int(best))
     }
 
     /// Whether each query character has one place only (its earliest is its latest): then
@@ -257,7 +274,7 @@ struct Scorer {
         for index in stride(from: count - 1, through: 1, by: -1) {
             let row = scratch + index * width, previousRow = scratch + (index - 1) * width
             let wordStart = isWordStart(position, keyStart: start)
-            let target = row[position - start] - (wordStart ? 8 : 0)
+            let target = row[position - start] - (wordStart ? Self.wordStart : 0)
             var before = min(position - 1, Int(latest[index - 1]))
             while before >= Int(earliest[index - 1]) {
                 if previousRow[before - start] > Self.impossible / 2,
@@ -278,9 +295,9 @@ struct Scorer {
         guard to > from + 1 else { return 0 }
         var consonant = false
         for position in from + 1..<to {
-            if text[position] == Self.separator { return wordStart ? 6 : 10 }
+            if text[position] == Self.separator { return wordStart ? Self.nextWordGap : Self.midWordJump }
             if !Self.isVowel(text[position]) { consonant = true }
         }
-        return consonant ? 6 : 1
+        return consonant ? Self.consonantGap : Self.vowelGap
     }
 }
