@@ -91,7 +91,10 @@ let package = Package(
         // (X Damage + XTest) in private Xvfb sessions, GTK's simple IM and ibus-anthy.
         .executableTarget(
             name: "app-benchmark",
-            dependencies: ["ComposerCore", "TestHarness"]
+            dependencies: [
+                "ComposerCore", "TestHarness",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // Process/session helpers shared by the GTK and end-to-end suites and the demo.
         .target(

@@ -1,5 +1,6 @@
-import Foundation
+import ArgumentParser
 import ComposerCore
+import Foundation
 import TestHarness
 
 // `make bench` (issue #11): the release composer against plain C GTK4 references, measured
@@ -12,62 +13,6 @@ import TestHarness
 // Exit status: 0 when everything was measured (missed goals are FAIL rows in the table),
 // 1 on a measurement error, 2 on a usage error.
 
-struct Options {
-    var markdown: String?
-    var raw: String?
-    var composer = ".build/release/ime-composer"
-    var tools = ".build/bench"
-    /// Rounds and launches vary more between processes than keys within one: the ratios'
-    /// run-to-run spread on two cores was ±5 % with 5 rounds and 7 launches.
-    var rounds = 9
-    var keysPerRound = 60
-    var startups = 11
-    var idleSeconds = 10
-    var draftBytes = 1 << 20
-    var renderer = "gl"
-    var cases: Set<String> = ["simple", "anthy"]
-
-    static let usage = """
-        usage: app-benchmark [--markdown FILE] [--raw FILE] [--composer PATH] [--tools DIR]
-                             [--rounds N] [--keys N] [--startups N] [--idle-seconds N]
-                             [--draft-bytes N] [--renderer gl|cairo|''] [--only simple|anthy]
-        """
-
-    init(_ arguments: [String]) throws {
-        var i = 0
-        func value() throws -> String {
-            i += 1
-            guard i < arguments.count else { throw UsageError("\(arguments[i - 1]) needs a value") }
-            return arguments[i]
-        }
-        func number() throws -> Int {
-            let text = try value()
-            guard let n = Int(text), n > 0 else { throw UsageError("\(arguments[i - 1]) \(text): a positive number") }
-            return n
-        }
-        while i < arguments.count {
-            switch arguments[i] {
-            case "--markdown": markdown = try value()
-            case "--raw": raw = try value()
-            case "--composer": composer = try value()
-            case "--tools": tools = try value()
-            case "--rounds": rounds = try number()
-            case "--keys": keysPerRound = try number()
-            case "--startups": startups = try number()
-            case "--idle-seconds": idleSeconds = try number()
-            case "--draft-bytes": draftBytes = try number()
-            case "--renderer": renderer = try value()
-            case "--only": cases = [try value()]
-            case "-h", "--help": print(Self.usage); exit(0)
-            default: throw UsageError("unknown argument \(arguments[i])")
-            }
-            i += 1
-        }
-        guard cases.isSubset(of: ["simple", "anthy"]) else { throw UsageError("--only simple or anthy") }
-    }
-}
-
-struct UsageError: Error, CustomStringConvertible { let description: String; init(_ d: String) { description = d } }
 struct BenchmarkError: Error, CustomStringConvertible { let description: String; init(_ d: String) { description = d } }
 
 func say(_ line: String) { FileHandle.standardError.write(Data(("app-benchmark: " + line + "\n").utf8)) }
@@ -99,7 +44,7 @@ struct KeyCase {
 }
 
 final class Benchmark {
-    let options: Options
+    let options: AppBenchmark
     let tools: BenchTools
     let composer: String
     var keyCases: [KeyCase] = []
@@ -111,7 +56,7 @@ final class Benchmark {
     var knownGtkWarnings = 0
     var profileCounter = 0
 
-    init(options: Options) throws {
+    init(options: AppBenchmark) throws {
         self.options = options
         composer = URL(fileURLWithPath: options.composer).standardizedFileURL.path
         guard FileManager.default.isExecutableFile(atPath: composer) else {
@@ -445,32 +390,16 @@ extension Benchmark {
     }
 }
 
-func main() -> Int32 {
-    let options: Options
-    do {
-        options = try Options(Array(CommandLine.arguments.dropFirst()))
-    } catch {
-        FileHandle.standardError.write(Data("app-benchmark: \(error)\n\(Options.usage)\n".utf8))
-        return 2
-    }
-    do {
-        let benchmark = try Benchmark(options: options)
-        try benchmark.run()
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
-        let text = benchmark.markdown(date: formatter.string(from: Date()) + " UTC")
-        print(text)
-        if let path = options.markdown {
-            try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-        }
-        if let path = options.raw { try benchmark.rawJSON().write(to: URL(fileURLWithPath: path)) }
-        return 0
-    } catch {
-        FileHandle.standardError.write(Data("app-benchmark: measurement error: \(error)\n".utf8))
-        return 1
-    }
+// Any command-line error exits 2 with ArgumentParser's message (its default is 64); --help
+// exits 0. The run ends through TestSession.exitProcess, which waits for an interrupt
+// handler already stopping the sessions.
+do {
+    var command = try AppBenchmark.parseAsRoot()
+    try command.run()
+    TestSession.exitProcess(0)
+} catch {
+    if AppBenchmark.exitCode(for: error) == .success { AppBenchmark.exit(withError: error) }
+    if let code = error as? ExitCode { TestSession.exitProcess(code.rawValue) }
+    FileHandle.standardError.write(Data((AppBenchmark.fullMessage(for: error) + "\n").utf8))
+    TestSession.exitProcess(2)
 }
-
-TestSession.exitProcess(main())

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+
+/// `app-benchmark`'s command line (`make bench` runs it; see the top of main.swift for what
+/// it measures). Numbers must be positive; any usage error exits 2 (main.swift).
+struct AppBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app-benchmark",
+        abstract: "Measure the release composer against plain C GTK4 programs, from outside both.",
+        discussion: """
+            Keystroke to first paint (GTK's simple IM and ibus-anthy, empty and 1 MB draft) against a \
+            plain GtkTextView; idle CPU and wake-ups; start to first frame and memory against a minimal \
+            GTK4 window. Each program runs in a private Xvfb + D-Bus session and is measured the same way \
+            by Benchmarks/meter/paint-meter.c (XTest key, then the window's next X Damage), rounds \
+            interleaved. The results are printed as a Markdown section. \
+            Exit status: 0 when everything was measured (missed goals are FAIL rows in the table), \
+            1 on a measurement error, 2 on a usage error.
+            """)
+
+    enum Case: String, CaseIterable, ExpressibleByArgument {
+        case simple, anthy
+    }
+
+    @Option(help: ArgumentHelp("Also write the Markdown section to FILE.", valueName: "FILE"))
+    var markdown: String?
+
+    @Option(help: ArgumentHelp("Also write the raw samples (latencies, idle, start-up) as JSON to FILE.",
+                               valueName: "FILE"))
+    var raw: String?
+
+    @Option(help: ArgumentHelp("The composer to measure (a release build).", valueName: "PATH"))
+    var composer = ".build/release/ime-composer"
+
+    @Option(help: ArgumentHelp("Where the C reference programs and the paint meter are compiled to (each only "
+                               + "when missing or older than its source).", valueName: "DIR"))
+    var tools = ".build/bench"
+
+    /// Rounds and launches vary more between processes than keys within one: the ratios'
+    /// run-to-run spread on two cores was ±5 % with 5 rounds and 7 launches.
+    @Option(help: ArgumentHelp("Keystroke rounds per program and case, each a fresh process.", valueName: "N"))
+    var rounds = 9
+
+    @Option(name: .customLong("keys"), help: ArgumentHelp("Measured keys per round.", valueName: "N"))
+    var keysPerRound = 60
+
+    @Option(help: ArgumentHelp("Launches per program for start to first frame.", valueName: "N"))
+    var startups = 11
+
+    @Option(name: .customLong("idle-seconds"),
+            help: ArgumentHelp("How long idle CPU and wake-ups are measured, in seconds.", valueName: "N"))
+    var idleSeconds = 10
+
+    @Option(name: .customLong("draft-bytes"),
+            help: ArgumentHelp("Size of the long draft both programs start with, in bytes at most.", valueName: "N"))
+    var draftBytes = 1 << 20
+
+    @Option(help: ArgumentHelp("GSK_RENDERER for every program (gl, cairo, …); '' leaves GTK's choice.",
+                               valueName: "gl|cairo|''"))
+    var renderer = "gl"
+
+    @Option(help: ArgumentHelp("Measure only the GTK simple IM session or only the ibus-anthy one (default: both).",
+                               valueName: "simple|anthy"))
+    var only: Case?
+
+    /// The sessions to measure: `--only`'s, else both.
+    var cases: Set<String> { only.map { [$0.rawValue] } ?? Set(Case.allCases.map(\.rawValue)) }
+
+    func validate() throws {
+        for (flag, value) in [("--rounds", rounds), ("--keys", keysPerRound), ("--startups", startups),
+                              ("--idle-seconds", idleSeconds), ("--draft-bytes", draftBytes)] where value <= 0 {
+            throw ValidationError("\(flag) \(value): a positive number")
+        }
+    }
+
+    func run() throws {
+        do {
+            let benchmark = try Benchmark(options: self)
+            try benchmark.run()
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
+            let text = benchmark.markdown(date: formatter.string(from: Date()) + " UTC")
+            print(text)
+            if let path = markdown {
+                try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+                                                        withIntermediateDirectories: true)
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+            }
+            if let path = raw { try benchmark.rawJSON().write(to: URL(fileURLWithPath: path)) }
+        } catch {
+            FileHandle.standardError.write(Data("app-benchmark: measurement error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
