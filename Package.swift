@@ -71,7 +71,10 @@ let package = Package(
         // `make bench`: completion over 100,000 people, ours vs gtk_source_completion_fuzzy_match.
         .executableTarget(
             name: "completion-benchmark",
-            dependencies: ["ComposerCore", "CGtkSourceView"]
+            dependencies: [
+                "ComposerCore", "CGtkSourceView",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // Callgrind client requests (valgrind's headers) for keystroke-cpu; no-ops without them.
         .systemLibrary(
