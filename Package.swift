@@ -66,7 +66,10 @@ let package = Package(
         // (Xvfb, D-Bus, IBus) driven through the same harness as the end-to-end tests.
         .executableTarget(
             name: "composer-demo",
-            dependencies: ["ComposerCore", "TestHarness"]
+            dependencies: [
+                "ComposerCore", "TestHarness",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // `make bench`: completion over 100,000 people, ours vs gtk_source_completion_fuzzy_match.
         .executableTarget(

@@ -1,3 +1,4 @@
+import ArgumentParser
 import ComposerCore
 import Foundation
 import TestHarness
@@ -7,26 +8,40 @@ import TestHarness
 // ibus-anthy and a Korean word through ibus-hangul, with real key events; screenshots and
 // the trace saved; a summary printed. It exits by itself.
 
-let usage = """
-    usage: composer-demo [OUT_DIRECTORY]
-    Runs the headless demo (private Xvfb, D-Bus, IBus with anthy and hangul) and saves its
-    screenshots and trace into OUT_DIRECTORY (default out/demo).
-    """
+/// The demo's command line: one optional argument, the output directory. `--help` prints
+/// the usage; any option or a second argument is an error (exit 2, before anything
+/// starts), so that no option becomes a directory.
+struct ComposerDemo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "composer-demo",
+        abstract: "Run the headless demo and save its screenshots and trace.",
+        discussion: """
+            What `make run` does where there is no display: ime-composer in a private Xvfb, D-Bus and \
+            IBus session, a Japanese sentence typed through ibus-anthy and a Korean word through \
+            ibus-hangul with real key events, then a summary printed. It exits by itself: 0 when the \
+            demo ran and the app exited well, 1 otherwise, 2 on a usage error.
+            """)
 
-/// The one optional argument, the output directory; `--help` prints the usage, any other
-/// option or a second argument is an error (exit 2), so that no option becomes a directory.
-let outDirectory: URL = {
-    let arguments = Array(CommandLine.arguments.dropFirst())
-    if arguments == ["-h"] || arguments == ["--help"] {
-        print(usage)
-        exit(0)
+    @Argument(help: ArgumentHelp("Where the screenshots (PNG) and the trace (trace.jsonl) go; created if missing.",
+                                 valueName: "OUT_DIRECTORY"))
+    var outDirectory = "out/demo"
+
+    func validate() throws {
+        // ArgumentParser takes a lone "-" (or anything after "--") as a value.
+        if outDirectory.hasPrefix("-") { throw ValidationError("unexpected argument '\(outDirectory)'") }
     }
-    guard arguments.count <= 1, !(arguments.first ?? "").hasPrefix("-") else {
-        FileHandle.standardError.write(Data("composer-demo: unexpected arguments \(arguments)\n\(usage)\n".utf8))
-        exit(2)
+
+    func run() throws {
+        let status: Int32
+        do {
+            status = try runDemo(into: URL(fileURLWithPath: outDirectory, isDirectory: true))
+        } catch {
+            say("failed: \(error)")
+            throw ExitCode(1)
+        }
+        if status != 0 { throw ExitCode(1) }
     }
-    return URL(fileURLWithPath: arguments.first ?? "out/demo", isDirectory: true)
-}()
+}
 
 /// One step of the demo: what was typed, what the input method committed, what was sent.
 struct Step {
@@ -45,7 +60,7 @@ func event(_ value: JSONValue, is name: String) -> Bool { value["ev"]?.stringVal
 /// Types `keys` (xdotool key names), confirms with Return, sends with Return; screenshots
 /// the conversion and the sent message.
 func run(_ step: inout Step, keys: [String], convert: [String], in cs: ComposerSession,
-         screenshots: (composing: String, sent: String)) throws {
+         screenshots: (composing: String, sent: String), into outDirectory: URL) throws {
     let trace = cs.trace
     let from = trace.entries.count
     try cs.xdotool.key(keys)
@@ -79,7 +94,7 @@ func run(_ step: inout Step, keys: [String], convert: [String], in cs: ComposerS
 /// while the session is still being set up). `exit()` skips `defer`: the demo ends through
 /// `TestSession.exitProcess` once the session is stopped.
 /// Runs the demo and returns the app's exit status; the session is stopped on return.
-func runDemo() throws -> Int32 {
+func runDemo(into outDirectory: URL) throws -> Int32 {
     try FileManager.default.createDirectory(at: outDirectory, withIntermediateDirectories: true)
     say("starting a private Xvfb + D-Bus + IBus session (ibus-anthy, ibus-hangul)…")
     // No --profile: the app keeps its draft and messages in the session's own
@@ -93,13 +108,13 @@ func runDemo() throws -> Int32 {
     var japanese = Step(language: "Japanese", keys: "kyouhaiitenkidesune")
     say("typing \(japanese.keys) + Space through ibus-anthy…")
     try run(&japanese, keys: japanese.keys.map(String.init), convert: ["space"], in: cs,
-            screenshots: ("1-japanese-converting.png", "2-japanese-sent.png"))
+            screenshots: ("1-japanese-converting.png", "2-japanese-sent.png"), into: outDirectory)
 
     try cs.switchEngine(to: .ibusHangul)
     var korean = Step(language: "Korean", keys: "dkssudgktpdy")
     say("typing \(korean.keys) through ibus-hangul…")
     try run(&korean, keys: korean.keys.map(String.init), convert: [], in: cs,
-            screenshots: ("3-korean-composing.png", "4-korean-sent.png"))
+            screenshots: ("3-korean-composing.png", "4-korean-sent.png"), into: outDirectory)
 
     // One more conversion, left composing: the last picture shows both messages and a
     // preedit, and the exit event records the unfinished composition.
@@ -134,10 +149,15 @@ func runDemo() throws -> Int32 {
     return status
 }
 
+// Any command-line error exits 2 with ArgumentParser's message (its default is 64); --help
+// exits 0.
 do {
-    let status = try runDemo()
-    TestSession.exitProcess(status == 0 ? 0 : 1)
+    var command = try ComposerDemo.parseAsRoot()
+    try command.run()
+    TestSession.exitProcess(0)
 } catch {
-    say("failed: \(error)")
-    TestSession.exitProcess(1)
+    if ComposerDemo.exitCode(for: error) == .success { ComposerDemo.exit(withError: error) }
+    if let code = error as? ExitCode { TestSession.exitProcess(code.rawValue) }
+    FileHandle.standardError.write(Data((ComposerDemo.fullMessage(for: error) + "\n").utf8))
+    TestSession.exitProcess(2)
 }
