@@ -89,7 +89,10 @@ let package = Package(
         // vs 1 MB draft, under callgrind in a private Xvfb (the controllers vs GTK's insert).
         .executableTarget(
             name: "keystroke-cpu",
-            dependencies: ["ComposerApp", "ComposerCore", "GtkBinding", "CCallgrind", "TestHarness"]
+            dependencies: [
+                "ComposerApp", "ComposerCore", "GtkBinding", "CCallgrind", "TestHarness",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // `make bench`: keystroke to first paint, idle CPU and wake-ups, start to first frame
         // and memory of the release composer against plain C GTK4 references

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import TestHarness
 
@@ -9,58 +10,15 @@ import TestHarness
 // noisy machine) in a private Xvfb + D-Bus session, once per draft size; the child opens a
 // real composer window and commits keystrokes through its input method context (see
 // Child.swift). The parent reads the callgrind files and prints a table; `--markdown`
-// writes it as a section for `make bench`. Exit status 1 when the controllers are not flat
-// (1 MB ÷ 1 KB > 1.5×) or the run went wrong.
-
-let usage = """
-    usage: keystroke-cpu [--markdown FILE] [--sizes BYTES,BYTES] [--profiles DIR] [--data DIR]
-      --markdown FILE  also write the results as a markdown section to FILE
-      --sizes LIST     draft sizes in bytes (default 1024,1048576; the first and last are compared)
-      --profiles DIR   keep the callgrind files there (default: next to the markdown file)
-      --data DIR       people/channels/emoji (default: the source tree's data/)
-    """
-
-func fail(_ message: String, status: Int32 = 2) -> Never {
-    FileHandle.standardError.write(Data("keystroke-cpu: \(message)\n".utf8))
-    exit(status)
-}
-
-var arguments = Array(CommandLine.arguments.dropFirst())
-@MainActor func option(_ name: String) -> String? {
-    guard let index = arguments.firstIndex(of: name) else { return nil }
-    guard index + 1 < arguments.count else { fail("\(name) needs a value\n\(usage)") }
-    let value = arguments[index + 1]
-    arguments.removeSubrange(index...(index + 1))
-    return value
-}
-
-if arguments.contains("-h") || arguments.contains("--help") {
-    print(usage)
-    exit(0)
-}
-
-if let index = arguments.firstIndex(of: "--child") {
-    arguments.remove(at: index)
-    guard let bytes = option("--bytes").flatMap(Int.init), let data = option("--data"),
-          let profile = option("--profile"), let facts = option("--facts") else {
-        fail("--child needs --bytes, --data, --profile and --facts")
-    }
-    exit(Child.run(bytes: bytes, dataDirectory: data, profileDirectory: profile, factsPath: facts))
-}
-
-let markdownPath = option("--markdown")
-let sizes = (option("--sizes") ?? "1024,1048576").split(separator: ",").map { Int($0) ?? 0 }
-guard !sizes.isEmpty, sizes.allSatisfy({ $0 >= 64 }) else { fail("--sizes: byte counts of at least 64\n\(usage)") }
-let profilesDirectory = option("--profiles")
-    ?? markdownPath.map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("keystroke-cpu") }
-let dataOption = option("--data")
-guard arguments.isEmpty else { fail("unknown arguments: \(arguments.joined(separator: " "))\n\(usage)") }
+// writes it as a section for `make bench`, where controllers that are not flat (1 MB ÷ 1 KB
+// > 1.5×) are a FAIL row. Exit status 1 when the run went wrong. `--help` says more
+// (KeystrokeCPU.swift).
 
 /// This executable (valgrind runs it again as the child).
 let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
 
 /// The data directory: --data, $IME_COMPOSER_DATA, else `data/` above the executable or here.
-@MainActor func findData() -> String {
+@MainActor func findData(_ dataOption: String?) -> String {
     if let dataOption { return dataOption }
     if let variable = ProcessInfo.processInfo.environment["IME_COMPOSER_DATA"], !variable.isEmpty { return variable }
     var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
@@ -83,11 +41,11 @@ func findValgrind() -> String? {
     return nil
 }
 
-@MainActor func measure() throws -> Bool {
+@MainActor func measure(_ options: KeystrokeCPU) throws -> Bool {
     guard let valgrind = findValgrind() else {
         throw BenchmarkError("valgrind not found (Debian: apt-get install valgrind)")
     }
-    let data = findData()
+    let data = findData(options.data)
     guard FileManager.default.fileExists(atPath: (data as NSString).appendingPathComponent("people.jsonl")) else {
         throw BenchmarkError("no people.jsonl in \(data) (pass --data DIR)")
     }
@@ -102,11 +60,12 @@ func findValgrind() -> String? {
         // what a frame costs anyway, and frames are not counted.
         "GSK_RENDERER": "cairo",
     ]
+    let profilesDirectory = options.profilesDirectory
     if let profilesDirectory {
         try FileManager.default.createDirectory(atPath: profilesDirectory, withIntermediateDirectories: true)
     }
     var results: [(bytes: Int, measurement: Measurement)] = []
-    for bytes in sizes {
+    for bytes in options.draftSizes {
         let label = sizeLabel(bytes).replacingOccurrences(of: " ", with: "")
         let out = session.directory.appendingPathComponent("callgrind.\(label).out")
         let factsURL = session.directory.appendingPathComponent("facts.\(label).json")
@@ -146,7 +105,7 @@ func findValgrind() -> String? {
     }
     let (report, passed) = markdownReport(results)
     print(report, terminator: "")
-    if let markdownPath {
+    if let markdownPath = options.markdown {
         let directory = (markdownPath as NSString).deletingLastPathComponent
         if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         try report.write(toFile: markdownPath, atomically: true, encoding: .utf8)
@@ -173,12 +132,16 @@ func keystrokeDumps(next out: URL, count: Int) throws -> [URL] {
     }
 }
 
-// A missed goal is a FAIL row in the report, not an error: `make bench` goes on and writes
-// the whole report. Only a measurement that could not be made exits 1.
+// Any command-line error exits 2 with ArgumentParser's message (its default is 64); --help
+// exits 0. The run ends through TestSession.exitProcess, which waits for an interrupt
+// handler already stopping the session.
 do {
-    _ = try measure()
+    var command = try KeystrokeCPU.parseAsRoot()
+    try command.run()
     TestSession.exitProcess(0)
 } catch {
-    FileHandle.standardError.write(Data("keystroke-cpu: \(error)\n".utf8))
-    TestSession.exitProcess(1)
+    if KeystrokeCPU.exitCode(for: error) == .success { KeystrokeCPU.exit(withError: error) }
+    if let code = error as? ExitCode { TestSession.exitProcess(code.rawValue) }
+    FileHandle.standardError.write(Data((KeystrokeCPU.fullMessage(for: error) + "\n").utf8))
+    TestSession.exitProcess(2)
 }
