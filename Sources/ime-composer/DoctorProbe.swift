@@ -14,7 +14,13 @@ import Glibc
 /// It asks the session what the inspector asks, the same way (`SessionQuestions`).
 struct DoctorProbe {
     let environment: [String: String]
-    private var questions: SessionQuestions { SessionQuestions(environment: environment) }
+    /// Made once: its child environment looks at the runtime directory.
+    private let questions: SessionQuestions
+
+    init(environment: [String: String]) {
+        self.environment = environment
+        questions = SessionQuestions(environment: environment)
+    }
 
     func gather() -> DoctorFacts {
         var facts = DoctorFacts()

@@ -508,54 +508,29 @@ struct ComposerTests {
 
     /// A composition ended after a letter key, with no commit, when the input method then
     /// leaves the bus: the key was on its way to the dying daemon (IBus's module ends the
-    /// composition, then passes the key on as a commit of its own). What was drawn is kept;
-    /// the key's letter follows it.
+    /// composition and passes the key on as a commit of its own, in either order). What was
+    /// drawn is kept, and the key's letter is typed too.
     @Test func aCompositionEndedWhileALetterWasOnItsWayIsKept() {
-        let window = Window("")
-        window.send(.keyPressed(name: "u", shift: false))
-        window.send(.preeditStarted)
-        window.send(.preeditChanged(Preedit(text: "いぬ", cursor: 2, segments: [])))
-        window.send(.keyPressed(name: "k", shift: false))
-        window.send(.preeditChanged(.empty))
-        window.send(.preeditEnded)
-        let lost = window.send(.inputMethodLost(name: "org.freedesktop.IBus"))
-        #expect(lost.contains(.keepAbandonedComposition(drawn: "いぬ")))
-
-        // The module's commit of the undelivered key may come before the name leaves.
-        let early = Window("")
-        early.send(.preeditStarted)
-        early.send(.preeditChanged(Preedit(text: "いぬ", cursor: 2, segments: [])))
-        early.send(.keyPressed(name: "k", shift: false))
-        early.send(.preeditChanged(.empty))
-        early.send(.preeditEnded)
-        early.send(.commitStarted("k"))
-        early.send(.inserted(offset: 0, text: "k"))
-        early.send(.commitEnded)
-        #expect(early.send(.inputMethodLost(name: "org.freedesktop.IBus")).contains(.keepAbandonedComposition(drawn: "いぬ")))
-
-        // Or even before the module ends the composition.
-        let first = Window("")
-        first.send(.preeditStarted)
-        first.send(.preeditChanged(Preedit(text: "いぬ", cursor: 2, segments: [])))
-        first.send(.keyPressed(name: "k", shift: false))
-        first.send(.commitStarted("k"))
-        first.send(.inserted(offset: 0, text: "k"))
-        first.send(.commitEnded)
-        first.send(.preeditChanged(.empty))
-        first.send(.preeditEnded)
-        #expect(first.send(.inputMethodLost(name: "org.freedesktop.IBus")).contains(.keepAbandonedComposition(drawn: "いぬ")))
-
+        /// いぬ drawn, `key` pressed, then the module's messages in `order`; what the name
+        /// leaving the bus then asks of the window.
+        func lost(after key: String, drawn: String = "いぬ", _ order: [InputEvent]) -> [Effect] {
+            let window = Window("")
+            window.send(.preeditStarted)
+            window.send(.preeditChanged(Preedit(text: drawn, cursor: drawn.count, segments: [])))
+            window.send(.keyPressed(name: key, shift: false))
+            for event in order { window.send(event) }
+            return window.send(.inputMethodLost(name: "org.freedesktop.IBus"))
+        }
+        func commit(_ text: String) -> [InputEvent] { [.commitStarted(text), .inserted(offset: 0, text: text), .commitEnded] }
+        let end: [InputEvent] = [.preeditChanged(.empty), .preeditEnded]
+        let kept = Effect.keepAbandonedComposition(drawn: "いぬ")
+        #expect(lost(after: "k", end).contains(kept))
+        // The module's commit of the undelivered key may come before the name leaves…
+        #expect(lost(after: "k", end + commit("k")).contains(kept))
+        // …or even before the module ends the composition.
+        #expect(lost(after: "k", commit("k") + end).contains(kept))
         // A commit of what was drawn, after the end (ibus-hangul's order), does explain it.
-        let hangul = Window("")
-        hangul.send(.preeditStarted)
-        hangul.send(.preeditChanged(Preedit(text: "한", cursor: 1, segments: [])))
-        hangul.send(.keyPressed(name: "space", shift: false))
-        hangul.send(.preeditChanged(.empty))
-        hangul.send(.preeditEnded)
-        hangul.send(.commitStarted("한"))
-        hangul.send(.inserted(offset: 0, text: "한"))
-        hangul.send(.commitEnded)
-        #expect(!hangul.send(.inputMethodLost(name: "org.freedesktop.IBus")).contains {
+        #expect(!lost(after: "space", drawn: "한", end + commit("한")).contains {
             if case .keepAbandonedComposition = $0 { true } else { false }
         }, "committed already: not typed twice")
     }

@@ -5,25 +5,12 @@ import TestHarness
 /// `ime-composer`'s command line: every parse or validation error is a clear message on
 /// stderr and exit status 2 (not the parser's default 64), before any window opens.
 @Suite struct CommandLineTests {
-    struct Outcome { let status: Int32; let stderr: String; let stdout: String }
-
     /// Runs the app with a private HOME and XDG directories (its default profile is under
     /// them, never the real user's) and no display: these must fail before GTK is touched.
-    func run(_ arguments: [String]) throws -> Outcome {
+    func run(_ arguments: [String]) throws -> CommandResult {
         let session = try TestSession(name: "cli")
         defer { session.stop() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try ComposerBinary.path)
-        process.arguments = arguments
-        process.environment = session.environment
-        let errors = Pipe(), output = Pipe()
-        process.standardError = errors
-        process.standardOutput = output
-        try process.run()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let outputText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stderr: errorText, stdout: outputText)
+        return try session.run(try ComposerBinary.path, arguments, timeout: .seconds(30))
     }
 
     @Test(arguments: [

@@ -7,21 +7,12 @@ import TestHarness
 /// flag or a bad value is a clear message naming it and exit status 2; and the flags the
 /// Makefile passes still parse. Every case ends before anything is measured or started.
 @Suite struct ToolCommandLineTests {
-    struct Outcome { let status: Int32; let stderr: String; let stdout: String }
-
-    func run(_ tool: String, _ arguments: [String]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try ComposerBinary.path).deletingLastPathComponent()
-            .appendingPathComponent(tool)
-        process.arguments = arguments
-        let errors = Pipe(), output = Pipe()
-        process.standardError = errors
-        process.standardOutput = output
-        try process.run()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let outputText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stderr: errorText, stdout: outputText)
+    /// Runs a tool built beside `ime-composer`, in a private session's environment.
+    func run(_ tool: String, _ arguments: [String]) throws -> CommandResult {
+        let session = try TestSession(name: "tools")
+        defer { session.stop() }
+        let path = URL(fileURLWithPath: try ComposerBinary.path).deletingLastPathComponent().appendingPathComponent(tool).path
+        return try session.run(path, arguments, timeout: .seconds(30))
     }
 
     @Test(arguments: [

@@ -13,6 +13,9 @@ final class InspectorEnvironment {
     private let textView: UnsafeMutablePointer<GtkWidget>
     private let sources: SourceGroup
     private let show: ([String]) -> Void
+    /// The doctor's questions, asked the same way; two seconds each, system tools first.
+    private let questions = SessionQuestions(environment: ProcessInfo.processInfo.environment, timeout: 2,
+                                             systemToolsFirst: true)
     private var timer: UInt32?
     private var asking = false
     private var layout: String?
@@ -55,7 +58,7 @@ final class InspectorEnvironment {
     /// settings only say what was asked for).
     private var moduleInUse: String {
         guard let context = InputMethodContext(textView: textView) else { return "none" }
-        let inUse = string(fromBorrowed: gtk_im_multicontext_get_context_id(cast(context.pointer)))
+        let inUse = context.moduleID
         let requested = DisplayEnvironment.requestedInputMethodModule
         return inUse.isEmpty ? "\(requested) (requested; none active yet)" : inUse + (inUse == requested ? "" : " (requested: \(requested))")
     }
@@ -65,10 +68,8 @@ final class InspectorEnvironment {
         guard !asking else { return }
         asking = true
         let askLayout = layout == nil && DisplayEnvironment.backend == "x11"
+        let questions = questions
         MainLoop.offMainThread({ () -> EngineAnswers in
-            // The doctor's questions, asked the same way; two seconds each.
-            let questions = SessionQuestions(environment: ProcessInfo.processInfo.environment, timeout: 2,
-                                             systemToolsFirst: true)
             let fcitx5: String?
             if case .success(_?) = questions.bus.nameOwner("org.fcitx.Fcitx5") {
                 fcitx5 = (try? questions.fcitx5InputMethod().get()) ?? nil
