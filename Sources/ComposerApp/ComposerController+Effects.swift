@@ -10,26 +10,24 @@ extension ComposerController {
             guard !destroyed else { return }
             switch effect {
             case let .edit(range, text):
-                applyingOwnEdit { ui.buffer.replace(range, with: text) }
+                ownChanges.edit { ui.buffer.replace(range, with: text) }
             case .clear:
-                applyingOwnEdit { ui.buffer.clearIrreversibly() }
+                ownChanges.edit { ui.buffer.clearIrreversibly() }
             case let .select(anchor, caret):
-                applyingOwnSelection = true
-                ui.buffer.select(anchor: anchor, caret: caret)
-                applyingOwnSelection = false
+                ownChanges.select { ui.buffer.select(anchor: anchor, caret: caret) }
             case let .tag(.overflow(add, remove)):
-                ui.buffer.retag(ui.overflowTag, add: add, remove: remove)
+                ui.buffer.retag(ui.tags.overflow, add: add, remove: remove)
             case let .tag(.highlight(kind, add, remove)):
-                ui.buffer.retag(ui.highlightTags[kind]!, add: add, remove: remove)
+                ui.buffer.retag(ui.tags.highlights[kind]!, add: add, remove: remove)
             case let .tag(.control(add, remove)):
-                ui.buffer.retag(ui.controlTag, add: add, remove: remove)
+                ui.buffer.retag(ui.tags.control, add: add, remove: remove)
             case .trace(let event):
                 trace.emit(event)
                 inspector.record(event)
             case .tracingStarted:
                 inspector.record(Self.startEvent(options))
             case .showStatus(let status):
-                ui.show(status)
+                ui.limitIndicators.show(status)
                 counterSpeech.changed(status)
             case let .controls(canSend, canTrim, canMoveCaret, completionOpen):
                 actions.update(canSend: canSend, canTrim: canTrim, canMoveCaret: canMoveCaret,
@@ -41,7 +39,7 @@ extension ComposerController {
                 panelLayout.relayout()
                 syncKeyboardToggle()
             case .showLimitHint(let text):
-                ui.showLimitHint(text)
+                ui.limitIndicators.showLimitHint(text)
             case .bell:
                 gtk_widget_error_bell(ui.textView)
             case .sent(let text):
@@ -55,12 +53,9 @@ extension ComposerController {
             case .resetInputMethod:
                 gtk_text_view_reset_im_context(cast(ui.textView))
             case .finishComposition(let keep):
-                guard let inputMethod else { break }
-                let commitsBefore = inputMethodCommits
-                inputMethod.finishComposition()
                 // The composer decided whether the module in use may drop it; the window
                 // sees whether it did: no commit, and nothing drawn any more.
-                if let keep, inputMethodCommits == commitsBefore, inputMethod.preeditText.isEmpty {
+                if let finish = inputMethod.finishComposition(), let keep, !finish.committed, !finish.stillDrawn {
                     ui.buffer.insertAtCaret(keep)
                 }
             case .keepAbandonedComposition(let drawn):
@@ -68,15 +63,13 @@ extension ComposerController {
                 // on focus out (fcitx5's clears it; a reset asks the dead daemon and leaves it
                 // drawn); one that commits on focus out by itself (IBus in commit mode) has
                 // typed it then, and nothing is added.
-                let commitsBefore = inputMethodCommits
-                inputMethod?.finishComposition()
-                if inputMethodCommits == commitsBefore {
+                if inputMethod.finishComposition()?.committed != true {
                     ui.buffer.insertAtCaret(drawn)
                 }
             case .scrollToCaret:
                 gtk_text_view_scroll_mark_onscreen(cast(ui.textView), gtk_text_buffer_get_insert(ui.buffer.pointer))
             case .requestSettle:
-                if !settling { scheduler.request() }
+                if !scheduler.isSettling { scheduler.request() }
             case .quit:
                 // Every exit path (Ctrl+Q, closing, SIGTERM/SIGINT) comes here: the draft is
                 // written before the app goes.
@@ -86,9 +79,4 @@ extension ComposerController {
         }
     }
 
-    private func applyingOwnEdit(_ body: () -> Void) {
-        applyingOwnEdit = true
-        defer { applyingOwnEdit = false }
-        body()
-    }
 }

@@ -24,16 +24,16 @@ extension ComposerController {
     @_spi(Testing) public var window: UnsafeMutablePointer<GtkWidget> { ui.window }
     @_spi(Testing) public var textView: UnsafeMutablePointer<GtkWidget> { ui.textView }
     @_spi(Testing) public var sendButton: UnsafeMutablePointer<GtkWidget> { ui.sendButton }
-    @_spi(Testing) public var counterText: String { string(fromBorrowed: gtk_inscription_get_text(opaque(ui.counterLabel))) }
+    @_spi(Testing) public var counterText: String { string(fromBorrowed: gtk_inscription_get_text(opaque(ui.limitIndicators.counterLabel))) }
     /// Whether the counter can be seen (it is transparent far from the limit).
-    @_spi(Testing) public var counterIsShown: Bool { gtk_widget_get_opacity(ui.counterLabel) > 0 }
+    @_spi(Testing) public var counterIsShown: Bool { gtk_widget_get_opacity(ui.limitIndicators.counterLabel) > 0 }
     /// The counter's tooltip (it says whether the count is provisional).
-    @_spi(Testing) public var counterTooltip: String { string(fromBorrowed: gtk_widget_get_tooltip_text(ui.counterLabel)) }
+    @_spi(Testing) public var counterTooltip: String { string(fromBorrowed: gtk_widget_get_tooltip_text(ui.limitIndicators.counterLabel)) }
     @_spi(Testing) public var sentMessagesShown: [String] { ui.messageList.shownTexts }
     @_spi(Testing) public var inputHeight: Int { ui.inputHeight }
     @_spi(Testing) public var bufferText: String { ui.buffer.text }
     /// The text view's input method context (tests watch it being finalized).
-    @_spi(Testing) public var inputMethodContext: UnsafeMutableRawPointer? { inputMethod?.pointer.rawPointer }
+    @_spi(Testing) public var inputMethodContext: UnsafeMutableRawPointer? { inputMethod.contextPointer }
     @_spi(Testing) public var messageListShowsNewest: Bool { ui.messageList.isScrolledToBottom }
     @_spi(Testing) public var messageListScrollValue: Double {
         get { ui.messageList.scrollValue }
@@ -116,28 +116,28 @@ extension ComposerController {
     }
 
     /// The ranges the buffer's highlight tag of `kind` covers (for tests).
-    @_spi(Testing) public func highlightedRanges(_ kind: HighlightKind) -> [Range<Int>] { ui.buffer.ranges(of: ui.highlightTags[kind]!) }
+    @_spi(Testing) public func highlightedRanges(_ kind: HighlightKind) -> [Range<Int>] { ui.buffer.ranges(of: ui.tags.highlights[kind]!) }
 
     /// The invisible controls the buffer's tag marks (for tests).
-    @_spi(Testing) public var controlMarkedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.controlTag) }
+    @_spi(Testing) public var controlMarkedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.tags.control) }
     /// The invisible-control tag (tests read its properties and what it draws).
-    @_spi(Testing) public var controlTag: UnsafeMutablePointer<GtkTextTag> { ui.controlTag }
+    @_spi(Testing) public var controlTag: UnsafeMutablePointer<GtkTextTag> { ui.tags.control }
     /// The sent messages' labels' Pango attributes, serialized (for tests).
     @_spi(Testing) public var sentMessageAttributesShown: [String] { ui.messageList.shownAttributes }
 
     /// The committed text's overflow as the buffer's tag shows it (for tests).
-    @_spi(Testing) public var overflowTaggedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.overflowTag) }
+    @_spi(Testing) public var overflowTaggedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.tags.overflow) }
     /// Whether the text tags are coloured for a dark theme (nil before the first time).
-    @_spi(Testing) public var tagsStyledForDarkTheme: Bool? { ui.tagsStyledDark }
+    @_spi(Testing) public var tagsStyledForDarkTheme: Bool? { ui.tags.styledDark }
     @_spi(Testing) public var limitHintShown: String? {
-        gtk_widget_get_visible(ui.limitHint) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.limitHint))) : nil
+        gtk_widget_get_visible(ui.limitIndicators.limitHint) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.limitIndicators.limitHint))) : nil
     }
-    @_spi(Testing) public var trimButtonShown: Bool { gtk_widget_get_visible(ui.trimButton) != 0 }
+    @_spi(Testing) public var trimButtonShown: Bool { gtk_widget_get_visible(ui.limitIndicators.trimButton) != 0 }
     /// The counter as screen readers get it (its status's accessible name).
-    @_spi(Testing) public var counterSpoken: String? { ui.shownCounterSpoken }
+    @_spi(Testing) public var counterSpoken: String? { ui.limitIndicators.shownCounterSpoken }
     /// The input's accessible description (the hint, the selected suggestion), or nil.
-    @_spi(Testing) public var inputDescription: String? { ui.inputDescription }
+    @_spi(Testing) public var inputDescription: String? { ui.announcements.description }
     @_spi(Testing) public var counterClasses: Set<String> {
-        Set(["error", "provisional"].filter { gtk_widget_has_css_class(ui.counterLabel, $0) != 0 })
+        Set(["error", "provisional"].filter { gtk_widget_has_css_class(ui.limitIndicators.counterLabel, $0) != 0 })
     }
 }

@@ -9,26 +9,26 @@ extension ComposerController {
     func observeBuffer() {
         let buffer = ui.buffer
         onTextInserted(buffer.pointer, after: true) { [weak self] end, text in
-            guard let self, !applyingOwnEdit else { return }
+            guard let self, ownChanges.editsAreNews else { return }
             // After the default handler the iter points just past the inserted text.
             forward(.inserted(offset: offset(of: end) - text.unicodeScalars.count, text: text))
         }
         // Before the default handler, while the removed text can still be read. The model
         // moves its selection as GTK moves its marks: nothing to read back afterwards.
         onRangeDeleted(buffer.pointer, after: false) { [weak self] start, end in
-            guard let self, !applyingOwnEdit else { return }
+            guard let self, ownChanges.editsAreNews else { return }
             forward(.deleted(min(offset(of: start), offset(of: end))..<max(offset(of: start), offset(of: end))))
         }
         // A commit or paste is done, and the text view is about to lay the caret's paragraph
         // out for the input method: text typed past the limit gets its colour first.
         onSignal(buffer.pointer, "end-user-action") { [weak self] in
-            guard let self, !applyingOwnEdit else { return }
+            guard let self, ownChanges.editsAreNews else { return }
             forward(.userActionEnded)
         }
         let insertMark = gtk_text_buffer_get_insert(buffer.pointer)
         let boundMark = gtk_text_buffer_get_selection_bound(buffer.pointer)
         onMarkSet(buffer.pointer) { [weak self] mark in
-            guard let self, !applyingOwnEdit, !applyingOwnSelection,
+            guard let self, ownChanges.selectionIsNews,
                   mark == insertMark || mark == boundMark else { return }
             forwardSelection()
         }
@@ -62,52 +62,6 @@ extension ComposerController {
         gtk_widget_add_controller(cast(ui.textView), gesture)
     }
 
-    func observeInputMethod() {
-        guard let context = InputMethodContext(textView: ui.textView) else { return }
-        inputMethod = context
-        context.observe { [weak self] event in
-            guard let self else { return }
-            switch event {
-            case .preeditChanged, .preeditEnd, .commitWillInsert:
-                if forwardedKeys.enabled { forwardedKeys.inputMethodActed(at: monotonicMilliseconds()) }
-            default: break
-            }
-            switch event {
-            case .preeditStart:
-                // The module drawing it (GTK picks it at focus in, and may change it). Read
-                // through `self`: the context keeps this closure, which must not keep it.
-                if let id = inputMethod?.moduleID, InputMethodModule(id: id) != inputMethodModule {
-                    let module = InputMethodModule(id: id)
-                    inputMethodModule = module
-                    forward(.inputMethodModuleChanged(module))
-                }
-                forward(.preeditStarted)
-            case .preeditChanged(let preedit): forward(.preeditChanged(Preedit(preedit)))
-            case .preeditEnd: forward(.preeditEnded)
-            case .commitWillInsert(let text):
-                inputMethodCommits += 1
-                forward(.commitStarted(text))
-            case .commitDidInsert: forward(.commitEnded)
-            case .retrieveSurrounding: forward(.surroundingRetrieved)
-            case let .deleteSurrounding(offset, count): forward(.surroundingDeleted(offset: offset, count: count))
-            }
-        }
-    }
-
-    /// An input method daemon that dies mid-composition leaves its GTK module showing the
-    /// preedit forever (no preedit-end; seen with ibus-daemon and fcitx5 killed): its name
-    /// leaving the session bus is the sign. Watched without D-Bus activation; only a name
-    /// that had an owner and lost it counts.
-    func watchInputMethodDaemons() {
-        inputMethodDaemons = ["org.freedesktop.IBus", "org.fcitx.Fcitx5"].map { name in
-            var owned = false
-            return BusNameWatch(name: name) { [weak self] nowOwned in
-                defer { owned = nowOwned }
-                if owned, !nowOwned { self?.forward(.inputMethodLost(name: name)) }
-            }
-        }
-    }
-
     func forwardSelection() {
         let selection = ui.buffer.selection
         forward(.selectionChanged(anchor: selection.anchor, caret: selection.caret))
@@ -122,7 +76,7 @@ extension ComposerController {
             guard !composer.exited else { return true }
             let name = key.name, shift = key.shift
             let routed = composer.routes(keyName: name, shift: shift)
-            let forwarded = forwardedKeys.enabled && forwardedKeys.isForwarded(keyTime: key.time, now: monotonicMilliseconds())
+            let forwarded = inputMethod.isForwarded(keyTime: key.time)
             forward(.keyPressed(name: name, shift: shift, forwarded: forwarded))
             guard routed else { return false }
             let consumed = inputMethodConsumes(key, textView: ui.textView)
@@ -153,7 +107,7 @@ extension ComposerController {
             }
             return false
         }
-        onSignal(ui.textView, "realize", after: true) { [weak self] in self?.ui.styleTags() }
+        onSignal(ui.textView, "realize", after: true) { [weak self] in self?.ui.tags.style() }
         // A dark-style switch or a new theme at run time recolours the tags. The settings
         // outlive the window: the handlers go with it.
         if let settings = gtk_settings_get_default() {

@@ -34,42 +34,24 @@ public final class ComposerController {
     var scheduler: SettleScheduler!
     /// Every idle and timeout of this window: cancelled when the window is destroyed.
     let sources = SourceGroup()
-    var inputMethod: InputMethodContext?
-    /// Commits the input method made so far (`.finishComposition` tells by it whether the
-    /// input method committed the orphaned composition itself).
-    var inputMethodCommits = 0
-    /// The IM module last told to the composer (`.inputMethodModuleChanged`).
-    var inputMethodModule: InputMethodModule?
+    /// The IM context, its module and its daemon (`InputMethodObserver`).
+    private(set) var inputMethod: InputMethodObserver!
     /// The counter in words for screen readers, once typing pauses.
     private(set) lazy var counterSpeech = CounterSpeech(sources: sources) { [weak self] status in
-        self?.ui.speakCounter(status)
+        self?.ui.limitIndicators.speakCounter(status)
     }
-    /// Tells the keys a Wayland input method passed on after committing (`ForwardedKeyClock`).
-    var forwardedKeys = ForwardedKeyClock(enabled: DisplayEnvironment.backend == "wayland")
     var readyAnnounced = false
     /// The IME inspector (`IMEInspector`).
     private(set) var inspector: IMEInspector!
     /// Keeps the draft and the sent messages in the profile (nil: nothing is kept, as in most
     /// in-process tests).
     var draftKeeper: DraftKeeper?
-    /// What the store last said that the user must know (shown above the messages).
-    var storeNotice: StoreNotice?
     /// Asks the session not to log out (true) while a save is pending; the app sets it
     /// (GtkApplication's inhibit API).
     public var inhibitLogout: (Bool) -> Void = { _ in }
-    /// ibus-daemon's and fcitx5's names on the session bus, watched (`watchInputMethodDaemons`).
-    var inputMethodDaemons: [BusNameWatch] = []
-    /// The edit log's sequence when the input's growth was last measured.
-    private var grownAtSequence = Int.min
     var destroyed = false
-    /// While the window applies the composer's own edit or selection: the buffer's signals
-    /// report what the composer already did, and are not reported back. (A selection only
-    /// silences "mark-set": GTK resets the input method when the caret is set, and what the
-    /// input method does then is news.)
-    var applyingOwnEdit = false
-    var applyingOwnSelection = false
-    /// While the window runs a settle: a settle asked for by its effects is this one.
-    var settling = false
+    /// Tells the buffer's signals that echo the composer's own edits from news.
+    let ownChanges = OwnChanges()
     let quit: () -> Void
 
     /// - Parameter quit: ends the app after the exit event (quits the GApplication; tests
@@ -115,12 +97,11 @@ public final class ComposerController {
         ui.buffer.select(anchor: caret, caret: caret)
 
         observeBuffer()
-        observeInputMethod()
+        inputMethod = InputMethodObserver(textView: ui.textView) { [weak self] event in self?.forward(event) }
         observePointerPresses()
-        watchInputMethodDaemons()
         routeKeys()
         observeWindow()
-        actions = ComposerActions(window: ui.window, sendButton: ui.sendButton, trimButton: ui.trimButton,
+        actions = ComposerActions(window: ui.window, sendButton: ui.sendButton, trimButton: ui.limitIndicators.trimButton,
                                   caretButtons: ui.caretButtons,
                                   toggles: [.inspector: ui.inspectorToggle, .caretToolbar: ui.toolbarToggle,
                                             .simulatedKeyboard: ui.keyboardToggle]) { [weak self] command in
@@ -142,7 +123,7 @@ public final class ComposerController {
         if let profile { keep(profile) }
         setUpLayout()
         // The first "text" event: the starting state, before focus and "ready".
-        settle()
+        scheduler.settleNow()
     }
 
     /// Installs people, channels and emoji that were loaded after the window opened: the
@@ -217,8 +198,6 @@ public final class ComposerController {
     /// builds (the tests) check that on every settle.
     private func settle() {
         guard !destroyed else { return }
-        settling = true
-        defer { settling = false }
         if ui.buffer.characterCount != model.document.scalarCount {
             forward(.bufferDiverged(text: ui.buffer.text))
             forwardSelection()
@@ -228,23 +207,14 @@ public final class ComposerController {
         // The input is fitted to the new text before the controllers tag it: the text view
         // has just laid out the caret's paragraph for the input method and still has it; a
         // new tag would make it lay the paragraph out once more.
-        fitInputToText()
+        ui.inputSizer.fit(after: model.log)
         let before = model.log.lastSequence
         forward(.settle)
-        if !model.log.edits(after: before).isEmpty { fitInputToText() }  // a limit cut
+        if !model.log.edits(after: before).isEmpty { ui.inputSizer.fit(after: model.log) }  // a limit cut
         draftKeeper?.settled(model)
         // Once per settle, not per input event, and only when the completion rows or the
         // hint changed: a new input height is seen in the frame's layout phase.
         panelLayout.relayoutIfRegionsChanged()
-    }
-
-    /// The input grows with its text in this frame (the cap is measured again only when an
-    /// edit could change it).
-    private func fitInputToText() {
-        if grownAtSequence != Int.min, let editFrom = model.log.lowestEditStart(after: grownAtSequence) {
-            ui.inputSizer.fit(editFrom: editFrom)
-        }
-        grownAtSequence = model.log.lastSequence
     }
 
     /// Sends the committed text if the core says so; never while composing.
@@ -304,7 +274,6 @@ public final class ComposerController {
         draftKeeper?.flush(model)
         sources.cancelAll()
         peerDriver = nil
-        inputMethod = nil
-        inputMethodDaemons = []
+        inputMethod.stop()
     }
 }

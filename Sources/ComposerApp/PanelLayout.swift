@@ -100,7 +100,7 @@ final class PanelLayout {
     }
 
     private var currentRegions: Regions {
-        Regions(completionRows: completionRowsWanted(), hintShown: gtk_widget_get_visible(ui.limitHint) != 0,
+        Regions(completionRows: completionRowsWanted(), hintShown: gtk_widget_get_visible(ui.limitIndicators.limitHint) != 0,
                 noticeShown: gtk_widget_get_visible(ui.storeNotice) != 0)
     }
 
@@ -112,7 +112,7 @@ final class PanelLayout {
         let width = Int(gtk_widget_get_width(ui.panel))
         if separatorHeight == nil { separatorHeight = naturalHeight(ui.separator, width: width) }
         let chrome = separatorHeight!
-            + (gtk_widget_get_visible(ui.limitHint) != 0 ? naturalHeight(ui.limitHint, width: width) : 0)
+            + (gtk_widget_get_visible(ui.limitIndicators.limitHint) != 0 ? naturalHeight(ui.limitIndicators.limitHint, width: width) : 0)
             + (gtk_widget_get_visible(ui.storeNotice) != 0 ? naturalHeight(ui.storeNotice, width: width) : 0)
         let panelHeight = Int(gtk_widget_get_height(ui.panel)) - chrome
         guard width > 0, panelHeight > 0 else { return }

@@ -24,8 +24,8 @@ final class SettleScheduler {
     private var pendingSource: UInt32?
     private let sources: SourceGroup
     private let settle: () -> Void
-    /// Settles run so far (tests wait for "settled since X" with it).
-    private(set) var settleCount = 0
+    /// While the settle runs: a settle its effects ask for is this one.
+    private(set) var isSettling = false
 
     init(sources: SourceGroup, settle: @escaping () -> Void) {
         self.sources = sources
@@ -81,7 +81,8 @@ final class SettleScheduler {
     }
 
     private func run() {
-        settleCount += 1
+        isSettling = true
+        defer { isSettling = false }
         settle()
     }
 }

@@ -74,4 +74,9 @@ enum Style {
     }
 
     nonisolated(unsafe) private static var installed = false
+
+    /// Adds CSS class `name` to `widget` (`on`) or removes it.
+    static func setClass(_ name: String, on widget: UnsafeMutablePointer<GtkWidget>, _ on: Bool) {
+        if on { gtk_widget_add_css_class(widget, name) } else { gtk_widget_remove_css_class(widget, name) }
+    }
 }

@@ -79,7 +79,7 @@ final class IMEInspector {
             do {
                 try ComposerController.writeTranscript(log.transcript, to: path)
             } catch {
-                ui.showLimitHint(String(format: tr("The transcript was not saved: %@"), error.localizedDescription))
+                ui.limitIndicators.showLimitHint(String(format: tr("The transcript was not saved: %@"), error.localizedDescription))
             }
         }
         gtk_native_dialog_show(cast(chooser))

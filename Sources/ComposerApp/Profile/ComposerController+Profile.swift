@@ -24,21 +24,15 @@ extension ComposerController {
         }
     }
 
-    /// The saver's report on its last attempt: nil means everything is written, which ends
-    /// a "cannot save" notice (a damaged file moved aside stays in view: it is news until
-    /// the user has seen it in this session).
+    /// The saver's report on its last attempt: the keeper decides what is shown of it.
     func storeReported(_ notice: StoreNotice?) {
-        guard !destroyed else { return }
-        draftKeeper?.writesReported()
-        switch (notice, storeNotice) {
-        case (nil, .cannotSave?):
-            storeNotice = nil
-            ui.showStoreNotice(nil)
-        case (nil, _):
+        guard !destroyed, let draftKeeper else { return }
+        switch draftKeeper.reported(notice) {
+        case .unchanged:
             return
-        case (let notice?, _):
-            guard notice != storeNotice else { return }
-            storeNotice = notice
+        case .hide:
+            ui.showStoreNotice(nil)
+        case .show(let notice):
             ui.showStoreNotice(notice.text)
             FileHandle.standardError.write(Data("ime-composer: \(notice)\n".utf8))
         }

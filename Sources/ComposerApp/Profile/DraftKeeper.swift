@@ -25,6 +25,15 @@ final class DraftKeeper {
     private var inhibiting = false
     /// Saves made so far (tests wait on it).
     private(set) var savesRequested = 0
+    /// What the store last said that the user must know (shown above the messages).
+    private var notice: StoreNotice?
+
+    /// What the window shows of the store's notices after a report.
+    enum NoticeChange: Equatable {
+        case unchanged
+        case show(StoreNotice)
+        case hide
+    }
 
     init(saver: DraftSaver, sources: SourceGroup, inhibit: @escaping (Bool) -> Void) {
         self.saver = saver
@@ -74,6 +83,24 @@ final class DraftKeeper {
     /// is waiting.
     func writesReported() {
         if timer == nil, !saver.hasPending { setInhibiting(false) }
+    }
+
+    /// The saver's report on its last attempt (on the main loop): nil means everything is
+    /// written, which ends a "cannot save" notice (a damaged file moved aside stays in
+    /// view: it is news until the user has seen it in this session).
+    func reported(_ notice: StoreNotice?) -> NoticeChange {
+        writesReported()
+        switch (notice, self.notice) {
+        case (nil, .cannotSave?):
+            self.notice = nil
+            return .hide
+        case (nil, _):
+            return .unchanged
+        case (let notice?, _):
+            guard notice != self.notice else { return .unchanged }
+            self.notice = notice
+            return .show(notice)
+        }
     }
 
     private func save(_ model: ComposerModel) {

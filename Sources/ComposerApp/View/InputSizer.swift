@@ -22,6 +22,18 @@ final class InputSizer {
     private var growthCap: Int?
     /// `lastParagraphBottom()` when the input was last fitted.
     private var fittedLastParagraphBottom: Int?
+    /// The edit log's sequence when the input's growth was last measured.
+    private var fittedAtSequence = Int.min
+
+    /// The input grows with its text in this frame: fitted to the edits `log` holds since
+    /// the last call (the cap is measured again only when an edit could change it). The
+    /// first call only notes where the log stands: the view measures itself once on screen.
+    func fit(after log: EditLog) {
+        if fittedAtSequence != Int.min, let editFrom = log.lowestEditStart(after: fittedAtSequence) {
+            fit(editFrom: editFrom)
+        }
+        fittedAtSequence = log.lastSequence
+    }
 
     /// Sizes the input exactly to its text, up to six display lines, then it scrolls.
     ///
