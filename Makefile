@@ -19,7 +19,7 @@
 #                bin/ime-composer, share/ime-composer/*.jsonl, the .desktop, the icon and
 #                share/locale/<lang>/LC_MESSAGES/ime-composer.mo
 #   make uninstall  remove exactly those files
-# The end-to-end suites start their own Xvfb / D-Bus / IBus through Tests/TestHarness:
+# The end-to-end suites start their own Xvfb / D-Bus / IBus through the lab (Sources/IMELab):
 # no xvfb-run is needed and the real desktop is never touched.
 
 SHELL := /bin/bash

@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "composer-demo",
             dependencies: [
-                "ComposerCore", "TestHarness",
+                "ComposerCore", "IMELab",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -90,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "keystroke-cpu",
             dependencies: [
-                "ComposerApp", "ComposerCore", "GtkBinding", "CCallgrind", "TestHarness",
+                "ComposerApp", "ComposerCore", "GtkBinding", "CCallgrind", "IMELab",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -101,14 +101,22 @@ let package = Package(
         .executableTarget(
             name: "app-benchmark",
             dependencies: [
-                "ComposerCore", "TestHarness",
+                "ComposerCore", "IMELab",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Process/session helpers shared by the GTK and end-to-end suites and the demo.
+        // The input-method lab: private sessions (Xvfb, headless sway, D-Bus, IBus, Fcitx5,
+        // unprivileged users), the app driven in them, its trace read back. Product code:
+        // the tests, the demo, the benchmarks and `ime-composer matrix` use it.
+        .target(
+            name: "IMELab",
+            dependencies: ["ComposerCore"]
+        ),
+        // What only the suites need on top of the lab: the scripted engine from the source
+        // tree, the transcripts kept under Tests/Transcripts.
         .target(
             name: "TestHarness",
-            dependencies: ["ComposerCore"],
+            dependencies: ["IMELab", "ComposerCore"],
             path: "Tests/TestHarness"
         ),
         .testTarget(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ComposerCore
 import Foundation
-import TestHarness
+import IMELab
 
 // `make bench` (issue #11): the release composer against plain C GTK4 references, measured
 // from outside both processes the same way (Benchmarks/meter/paint-meter.c: XTest key →

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ComposerCore
 import Foundation
-import TestHarness
+import IMELab
 
 // The headless demo: what `make run` does where there is no display. A private Xvfb,
 // D-Bus and IBus session; the composer with a trace; a Japanese sentence typed through

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TestHarness
+import IMELab
 
 // keystroke-cpu: the composer's CPU per committed keystroke, 1 KB vs 1 MB draft (issue #11).
 //

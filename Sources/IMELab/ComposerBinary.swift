@@ -56,7 +56,7 @@ public enum ComposerBinary {
 
     /// The package root (the directory with Package.swift), from this file's location.
     public static var packageRoot: URL {
-        // <root>/Tests/TestHarness/ComposerBinary.swift
+        // <root>/Sources/IMELab/ComposerBinary.swift
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
     }
