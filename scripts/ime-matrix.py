@@ -4,7 +4,7 @@
 `make test` runs it after a full run, into .build/ime-matrix.md from .build/ime-matrix/ (a
 test run writes nothing into the source tree); `make matrix-doc` puts that document in
 docs/ime-matrix.md. The document is never edited by hand. Each
-result file is one engine's row (Tests/EndToEndTests/Matrix/MatrixResults.swift writes it);
+result file is one engine's row (Sources/IMELab/Matrix/MatrixResults.swift writes it);
 the columns are the scenarios in the order the files list them. Nothing run-dependent
 (times, paths) goes in, so the document only changes when a result or a reason does.
 
@@ -40,7 +40,7 @@ def main() -> int:
         "Each engine runs in its own private session (X server, D-Bus, the input method's daemon) "
         "with the app under GTK's X11 backend (the `wayland-*` rows: headless sway, fcitx5 as the "
         "compositor's input method, GTK's `wayland` module); the app is started anew for each scenario. "
-        "Expected outcomes per engine are written down in `MatrixEngine.swift`.",
+        "What each engine is expected to do is written down in its file in `data/lab/engines/`.",
         "",
         "| engine | " + " | ".join(scenarios) + " |",
         "|---|" + "---|" * len(scenarios),

@@ -266,3 +266,6 @@ extension Prerequisites {
         }
     }
 }
+
+/// Named in the engine files' "wayland" sections (`MatrixEngine.WaylandExpectations`).
+extension Fcitx5.InputMethod: Decodable {}

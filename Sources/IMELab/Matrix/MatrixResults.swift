@@ -1,27 +1,34 @@
 import Foundation
-import TestHarness
 
 /// One engine's row of docs/ime-matrix.md: each scenario passed, failed or not applicable,
 /// with a one-line reason. Written by the run to `<RunOutput.matrixResults>/<engine>.json`
 /// (`.build/ime-matrix/` unless `IME_MATRIX_RESULTS` says otherwise);
 /// `scripts/ime-matrix.py` turns the files into the document (`make test`: .build/ime-matrix.md;
 /// `make matrix-doc`: docs/ime-matrix.md).
-final class MatrixRow: @unchecked Sendable {
-    enum Result: String { case passed, failed, notApplicable = "n/a" }
-    struct Cell { let scenario: MatrixScenario; let result: Result; let reason: String }
+public final class MatrixRow: @unchecked Sendable {
+    public enum Result: String, Sendable { case passed, failed, notApplicable = "n/a" }
+    public struct Cell: Sendable { public let scenario: MatrixScenario; public let result: Result; public let reason: String }
 
-    static var directory: URL { RunOutput.matrixResults }
-    let engine: MatrixEngine
-    private(set) var cells: [Cell] = []
+    public static var directory: URL { RunOutput.matrixResults }
+    public let engine: MatrixEngine
+    public private(set) var cells: [Cell] = []
 
-    init(_ engine: MatrixEngine) { self.engine = engine }
+    public init(_ engine: MatrixEngine) { self.engine = engine }
 
-    func record(_ scenario: MatrixScenario, _ result: Result, _ reason: String) {
+    /// The row of a run (`MatrixRunner`): a known failure shows as failed, with its reason.
+    public convenience init(_ result: MatrixEngineResult) {
+        self.init(result.engine)
+        for cell in result.cells {
+            record(cell.scenario, cell.verdict == .passed ? .passed : .failed, cell.reason)
+        }
+    }
+
+    public func record(_ scenario: MatrixScenario, _ result: Result, _ reason: String) {
         let line = reason.split(separator: "\n").first.map(String.init) ?? ""
         cells.append(Cell(scenario: scenario, result: result, reason: String(line.prefix(400))))
     }
 
-    func write() throws {
+    public func write() throws {
         try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
         let object: [String: Any] = [
             "engine": engine.kind.slug,
@@ -34,7 +41,7 @@ final class MatrixRow: @unchecked Sendable {
 }
 
 /// The scenarios every engine goes through (the columns of docs/ime-matrix.md, in order).
-enum MatrixScenario: String, CaseIterable, Sendable {
+public enum MatrixScenario: String, CaseIterable, Sendable, Codable {
     case composeCommit = "compose-commit"
     case enter = "enter-confirms-then-sends"
     case hardLimit = "hard-limit-mid-composition"

@@ -1,0 +1,55 @@
+import Foundation
+import TestHarness
+import Testing
+
+/// The engine expectations are data (`data/lab/engines/SLUG.json`): every file reads, the
+/// matrix has its rows, and a file that says something wrong is refused naming the file
+/// and what is wrong.
+struct EngineFileTests {
+    @Test func everyEngineFileReadsAndTheMatrixHasItsRows() throws {
+        let engines = try MatrixEngine.load()
+        #expect(engines.count == InputMethodKind.allCases.count, "a file for every engine the lab drives")
+        #expect(MatrixEngine.x11.map(\.kind.slug) == engines.filter { $0.wayland == nil }.map(\.kind.slug))
+        #expect(MatrixEngine.x11.count == 16)
+        #expect(WaylandEngine.all.map(\.description) == ["wayland-fcitx5-anthy", "wayland-fcitx5-hangul"])
+        let anthy = try #require(engines.first { $0.kind == .ibusAnthy })
+        #expect(anthy.compose == ["i", "n", "u"] && anthy.focusOut == .drops && anthy.click == .commits("いぬ"))
+        let fcitx = try #require(engines.first { $0.kind == .fcitxAnthy })
+        #expect(fcitx.click == .commitsWhereClicked("いぬ"))
+        let hindi = try #require(engines.first { $0.kind == .ibusHiInscript })
+        #expect(hindi.hardLimitFiller == "ab" && hindi.committed.unicodeScalars.count == 3 && hindi.committed.count == 1)
+        #expect(engines.allSatisfy { !$0.notes.isEmpty }, "each file says why its engine behaves so")
+    }
+
+    @Test(arguments: [
+        (#"{"engine": "ibus-klingon"}"#, "no engine is called \"ibus-klingon\""),
+        (#"{"engine": "ibus-anthy", "package": "ibus-anthy", "compose": ["i"]}"#, "missing \"showing\""),
+        (#"{"engine": "ibus-anthy", "package": "ibus-anthy", "compose": [], "showing": "い", "commit_keys": ["Return"], "committed": "い", "enter_commits": "い", "after_backspace": "", "word_keys": ["i"], "word": "い", "focus_out": "drops", "click": "drops"}"#,
+         "compose is empty"),
+        (#"{"engine": "ibus-anthy", "package": "ibus-anthy", "compose": ["i"], "showing": "い", "commit_keys": ["Return"], "committed": "い", "enter_commits": "い", "after_backspace": "", "word_keys": ["i"], "word": "い", "focus_out": "vanishes", "click": "drops"}"#,
+         "\"vanishes\": an ending is \"drops\""),
+        (#"{"engine": "ibus-anthy", "package": "ibus-anthy", "compose": ["i"], "showing": "い", "commit_keys": ["Return"], "committed": "い", "enter_commits": "い", "after_backspace": "", "word_keys": ["i"], "word": "い", "focus_out": {"commits": "い", "keeps": "い"}, "click": "drops"}"#,
+         "exactly one of commits"),
+        ("{", "ibus-anthy.json: "),
+    ])
+    func aWrongFileIsRefusedNamingFileAndProblem(_ text: String, _ expected: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("engines-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("ibus-anthy.json")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let error = try #require(throws: HarnessError.self) { try MatrixEngine.load(from: directory) }
+        #expect("\(error)".contains(file.path), "\(error)")
+        #expect("\(error)".contains(expected), "\(error)")
+    }
+
+    @Test func aFileNamedForAnotherEngineIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("engines-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = MatrixEngine.directory.appendingPathComponent("ibus-anthy.json")
+        try FileManager.default.copyItem(at: source, to: directory.appendingPathComponent("ibus-hangul.json"))
+        let error = try #require(throws: HarnessError.self) { try MatrixEngine.load(from: directory) }
+        #expect("\(error)".contains("name it ibus-anthy.json"), "\(error)")
+    }
+}
