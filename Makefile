@@ -229,6 +229,8 @@ install: locale
 	  $(INSTALL) -Dm755 "$$bin/ime-composer" "$(BINDIR)/ime-composer"
 	$(INSTALL) -d "$(DATADIR)/ime-composer"
 	$(INSTALL) -m644 data/*.jsonl "$(DATADIR)/ime-composer/"
+	$(INSTALL) -d "$(DATADIR)/ime-composer/lab/engines"
+	$(INSTALL) -m644 data/lab/engines/*.json "$(DATADIR)/ime-composer/lab/engines/"
 	$(INSTALL) -Dm644 data/$(APP_ID).desktop "$(DATADIR)/applications/$(APP_ID).desktop"
 	$(INSTALL) -Dm644 data/icons/hicolor/scalable/apps/$(APP_ID).svg \
 	  "$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
@@ -241,5 +243,7 @@ uninstall:
 	rm -f "$(BINDIR)/ime-composer" "$(DATADIR)/applications/$(APP_ID).desktop" \
 	  "$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	rm -f $(addprefix "$(DATADIR)/ime-composer/",$(notdir $(wildcard data/*.jsonl)))
+	rm -f $(addprefix "$(DATADIR)/ime-composer/lab/engines/",$(notdir $(wildcard data/lab/engines/*.json)))
+	-rmdir "$(DATADIR)/ime-composer/lab/engines" "$(DATADIR)/ime-composer/lab"
 	-rmdir "$(DATADIR)/ime-composer"
 	rm -f $(foreach lang,$(LINGUAS),"$(DATADIR)/locale/$(lang)/LC_MESSAGES/ime-composer.mo")

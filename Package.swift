@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "ime-composer",
             dependencies: [
-                "ComposerApp", "ComposerCore", "EnvironmentProbe",
+                "ComposerApp", "ComposerCore", "EnvironmentProbe", "IMELab",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

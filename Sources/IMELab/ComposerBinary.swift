@@ -69,10 +69,11 @@ public enum Prerequisites {
     public static let ibus = ["ibus-daemon", "ibus", "gsettings"]
     public static let screenshots = ["import"]
 
-    /// Throws naming every missing program and pointing at scripts/install-deps.sh.
+    /// Throws naming every missing program and pointing at scripts/install-deps.sh. Looked
+    /// up on this process's PATH as it is (the sessions' processes get /usr/bin and /bin
+    /// first, but a program that is not on the caller's PATH is missing for the caller).
     public static func require(_ tools: [String]) throws {
-        var env = ProcessInfo.processInfo.environment
-        env["PATH"] = "/usr/bin:/bin:" + (env["PATH"] ?? "")
+        let env = ProcessInfo.processInfo.environment
         let missing = tools.filter { (try? AppProcess.resolve($0, environment: env)) == nil }
         if !missing.isEmpty {
             throw HarnessError("required program(s) not installed: \(missing.joined(separator: ", ")). "

@@ -1,0 +1,141 @@
+import Foundation
+
+/// A matrix run written down: `matrix.md` for people, `matrix.json` for programs (a cell
+/// per engine × scenario: verdict, reason, versions, timing, transcript).
+public struct MatrixReport: Sendable {
+    public var results: [MatrixEngineResult]
+    /// Engines that were asked for or installed-looking but could not be had, and why.
+    public var skipped: [(engine: MatrixEngine, missing: String)]
+    /// Installed versions of the engines' packages and of the frameworks (`DebianPackages`).
+    public var versions: [String: String]
+    /// Where the engines' expectations were read from (`MatrixEngine.directory`).
+    public var expectations: String = MatrixEngine.directory.path
+
+    public init(results: [MatrixEngineResult], skipped: [(engine: MatrixEngine, missing: String)] = [],
+                versions: [String: String] = [:]) {
+        self.results = results
+        self.skipped = skipped
+        self.versions = versions
+    }
+
+    /// The frameworks whose versions a report names.
+    public static let frameworkPackages = ["libgtk-4-1", "ibus", "fcitx5", "sway"]
+
+    public var cells: [MatrixCell] { results.flatMap(\.cells) }
+    public var passed: Bool { results.allSatisfy(\.passed) }
+
+    public func count(_ verdict: MatrixCell.Verdict) -> Int { cells.filter { $0.verdict == verdict }.count }
+
+    /// "128 cells: 127 passed, 1 failed (1 known)".
+    public var summary: String {
+        let problems = results.reduce(0) { $0 + $1.problems.count }
+        return "\(results.count) engine\(results.count == 1 ? "" : "s"), \(cells.count) cells: \(count(.passed)) passed, "
+            + "\(count(.failed)) failed" + (count(.knownFailure) > 0 ? ", \(count(.knownFailure)) known failures" : "")
+            + (problems > 0 ? "; \(problems) session problem\(problems == 1 ? "" : "s")" : "")
+            + (skipped.isEmpty ? "" : "; \(skipped.count) engine\(skipped.count == 1 ? "" : "s") skipped")
+    }
+
+    /// Writes `matrix.md` and `matrix.json` into `directory` (transcript paths in the JSON
+    /// are relative to it when they are inside it).
+    public func write(to directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(markdown.utf8).write(to: directory.appendingPathComponent("matrix.md"), options: .atomic)
+        try json(relativeTo: directory).write(to: directory.appendingPathComponent("matrix.json"), options: .atomic)
+    }
+
+    public func json(relativeTo directory: URL? = nil) throws -> Data {
+        func relative(_ path: String?) -> Any {
+            guard let path else { return NSNull() }
+            guard let base = directory?.standardizedFileURL.path, path.hasPrefix(base + "/") else { return path }
+            return String(path.dropFirst(base.count + 1))
+        }
+        let cells: [[String: Any]] = results.flatMap { result in
+            result.cells.map { cell in
+                [
+                    "engine": result.engine.kind.slug, "backend": result.engine.backend.rawValue,
+                    "im_module": result.engine.kind.imModule, "package": result.engine.package,
+                    "engine_version": versions[result.engine.package] as Any? ?? NSNull(),
+                    "scenario": cell.scenario.rawValue, "verdict": cell.verdict.rawValue, "reason": cell.reason,
+                    "seconds": (cell.seconds * 1000).rounded() / 1000, "transcript": relative(cell.transcript),
+                ]
+            }
+        }
+        let object: [String: Any] = [
+            "version": 1,
+            "frameworks": Dictionary(uniqueKeysWithValues: Self.frameworkPackages.compactMap { name in versions[name].map { (name, $0) } }),
+            "cells": cells,
+            "problems": results.flatMap { result in result.problems.map { ["engine": result.engine.kind.slug, "problem": $0] } },
+            "skipped": skipped.map { ["engine": $0.engine.kind.slug, "missing": $0.missing] },
+            "summary": ["passed": count(.passed), "failed": count(.failed), "known_failures": count(.knownFailure),
+                        "all_passed": passed],
+        ]
+        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+    }
+
+    public var markdown: String {
+        let scenarios = MatrixScenario.allCases.filter { scenario in cells.contains { $0.scenario == scenario } }
+        func mark(_ verdict: MatrixCell.Verdict) -> String {
+            switch verdict {
+            case .passed: "✅ passed"
+            case .failed: "❌ failed"
+            case .knownFailure: "⚠️ known failure"
+            }
+        }
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        }
+        var lines = [
+            "# Input-method matrix", "",
+            "Written by `ime-composer matrix`. Each engine ran in its own private session (an X server or "
+                + "headless sway, D-Bus, the input method's daemon); the app started anew for each scenario. "
+                + "What each engine is expected to do is in its file in `\(expectations)`.", "",
+        ]
+        let frameworks = Self.frameworkPackages.compactMap { name in versions[name].map { "\(name) \($0)" } }
+        if !frameworks.isEmpty { lines += ["Versions: " + frameworks.joined(separator: ", ") + ".", ""] }
+        lines += [
+            "| engine | backend | " + scenarios.map(\.rawValue).joined(separator: " | ") + " |",
+            "|---|---|" + String(repeating: "---|", count: scenarios.count),
+        ]
+        for result in results {
+            let marks = scenarios.map { scenario in result.cells.first { $0.scenario == scenario }.map { mark($0.verdict) } ?? "not run" }
+            lines.append("| \(result.engine.kind.slug) | \(result.engine.backend.rawValue) | " + marks.joined(separator: " | ") + " |")
+        }
+        lines += ["", summary + ".", ""]
+        if !skipped.isEmpty {
+            lines += ["## Skipped", ""] + skipped.map { "- **\($0.engine.kind.slug)**: \(escaped($0.missing))" } + [""]
+        }
+        for result in results {
+            let version = versions[result.engine.package].map { " \($0)" } ?? ""
+            lines += ["## \(result.engine.kind.slug)", "",
+                      "\(result.engine.backend.rawValue), IM module `\(result.engine.kind.imModule)`, "
+                        + "`\(result.engine.package)`\(version).", ""]
+            for problem in result.problems { lines.append("- **session** — ❌ \(escaped(problem))") }
+            for cell in result.cells {
+                let seconds = String(format: "%.1f s", cell.seconds)
+                lines.append("- **\(cell.scenario.rawValue)** — \(mark(cell.verdict)) (\(seconds)): \(escaped(cell.reason))")
+            }
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Installed Debian packages' versions, read from dpkg's status file (no subprocess).
+public enum DebianPackages {
+    public static func versions(of names: Set<String>, status: URL = URL(fileURLWithPath: "/var/lib/dpkg/status")) -> [String: String] {
+        guard let text = try? String(contentsOf: status, encoding: .utf8) else { return [:] }
+        var found: [String: String] = [:]
+        for stanza in text.components(separatedBy: "\n\n") {
+            var package: String?, version: String?, installed = false
+            for line in stanza.split(separator: "\n") {
+                if line.hasPrefix("Package: ") { package = String(line.dropFirst(9)) }
+                if line.hasPrefix("Version: ") { version = String(line.dropFirst(9)) }
+                if line.hasPrefix("Status: ") { installed = line.hasSuffix(" installed") }
+            }
+            if let package, let version, installed, names.contains(package), found[package] == nil {
+                found[package] = version
+            }
+        }
+        return found
+    }
+}

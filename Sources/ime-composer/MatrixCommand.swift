@@ -1,0 +1,169 @@
+import ArgumentParser
+import Foundation
+import IMELab
+
+/// `ime-composer matrix`: the input-method lab's matrix on this machine — real engines, each
+/// in a private session (an X server or headless sway, D-Bus, the engine's framework),
+/// driven through the scenarios by a virtual keyboard and pointer, each cell judged against
+/// the engine's expectations (`data/lab/engines/`). Nothing of the user's desktop is touched.
+struct MatrixCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "matrix",
+        abstract: "Run real input-method engines through the lab's scenarios in private sessions.",
+        discussion: """
+            Each engine runs in a session of its own (Xvfb or headless sway, a private D-Bus, \
+            IBus or Fcitx5 with the engine selected); the composer is started anew for each \
+            scenario and typed into with a virtual keyboard. Writes DIR/matrix.md, DIR/matrix.json \
+            and a transcript per cell (DIR/transcripts/ENGINE/SCENARIO.jsonl, replayable with \
+            `ime-composer replay`). Exit status: 0 when every cell passed (or failed as its engine's \
+            expectations say it does today), 1 when a cell failed, 2 for a usage error, 3 when a \
+            session cannot be had (what is missing is named: Xvfb, sway, an engine).
+            """)
+
+    @Option(name: .customLong("engine"), help: ArgumentHelp(
+        "An engine to run (repeatable): ibus-anthy, fcitx5-hangul, … (`--list` shows them). Default: every installed engine.",
+        valueName: "ID"))
+    var engines: [String] = []
+
+    @Option(help: ArgumentHelp("Which sessions: x11, wayland or all.", valueName: "x11|wayland|all"))
+    var backend: BackendChoice = .all
+
+    @Option(name: .customLong("scenario"), help: ArgumentHelp("A scenario to run (repeatable). Default: all of them.",
+                                                               valueName: "NAME"))
+    var scenarios: [MatrixScenario] = []
+
+    @Option(help: ArgumentHelp("Where the reports and transcripts go (created; files in it are replaced).",
+                               valueName: "DIR"))
+    var out: String = "ime-matrix"
+
+    @Flag(help: "Print matrix.json on stdout and nothing else.")
+    var json = false
+
+    @Flag(help: "List the engines the lab knows, whether each is installed, and the scenarios; run nothing.")
+    var list = false
+
+    enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
+        case x11, wayland, all
+    }
+
+    func run() throws {
+        let known: [MatrixEngine]
+        do {
+            known = try MatrixEngine.load()
+        } catch {
+            throw Unavailable("the engines' expectations cannot be read: \(error)")
+        }
+        if list { return printList(known) }
+        let named = try engines.map { id -> MatrixEngine in
+            guard let engine = known.first(where: { $0.kind.slug == id }) else {
+                throw ValidationError("--engine \(id): no such engine; the lab knows " + known.map(\.kind.slug).joined(separator: ", "))
+            }
+            return engine
+        }
+        let candidates = (named.isEmpty ? known : named).filter { backend == .all || $0.backend.rawValue == backend.rawValue }
+        if candidates.isEmpty {
+            throw ValidationError("no engine runs on \(backend.rawValue) among " + named.map(\.kind.slug).joined(separator: ", "))
+        }
+        var runnable: [MatrixEngine] = []
+        var skipped: [(engine: MatrixEngine, missing: String)] = []
+        for engine in candidates {
+            if let missing = MatrixRunner.missing(for: engine) { skipped.append((engine, missing)) } else { runnable.append(engine) }
+        }
+        // An engine asked for by name must run; unnamed ones that are not installed are skipped.
+        if !named.isEmpty, let first = skipped.first {
+            throw Unavailable("\(first.engine.kind.slug) cannot run here: \(first.missing)")
+        }
+        if runnable.isEmpty {
+            throw Unavailable("no engine can run here:\n" + skipped.map { "  \($0.engine.kind.slug): \($0.missing)" }.joined(separator: "\n"))
+        }
+        // The sessions start this very executable as the app under test.
+        if let me = Bundle.main.executableURL?.resolvingSymlinksInPath().path {
+            setenv("IME_COMPOSER_BIN", me, 1)
+        }
+        let directory = URL(fileURLWithPath: out, isDirectory: true).standardizedFileURL
+        let transcripts = directory.appendingPathComponent("transcripts", isDirectory: true)
+        try? FileManager.default.removeItem(at: transcripts)
+        let selected = scenarios.isEmpty ? MatrixScenario.allCases : MatrixScenario.allCases.filter(scenarios.contains)
+        let total = runnable.reduce(0) { count, engine in
+            count + (engine.backend == .wayland ? WaylandEngine.scenarios.filter(selected.contains).count : selected.count)
+        }
+        let progress = Progress(total: total, enabled: !json && isatty(STDERR_FILENO) == 1)
+        let runner = MatrixRunner(scenarios: selected, transcripts: transcripts) { progress.report($0) }
+        var results: [MatrixEngineResult] = []
+        for engine in runnable {
+            let result = runner.run(engine)
+            progress.clear()
+            results.append(result)
+            if !json { print(Self.line(for: result)) }
+        }
+        let packages = Set(runnable.map(\.package) + MatrixReport.frameworkPackages)
+        let report = MatrixReport(results: results, skipped: skipped, versions: DebianPackages.versions(of: packages))
+        try report.write(to: directory)
+        if json {
+            FileHandle.standardOutput.write(try report.json(relativeTo: directory))
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        } else {
+            for (engine, missing) in skipped { print("\(engine.kind.slug): skipped: \(missing)") }
+            print("matrix: \(report.summary); \(directory.path)/matrix.md")
+        }
+        if !report.passed { throw ExitCode(1) }
+    }
+
+    /// "ibus-anthy  x11  8/8 passed  41.2 s", then each failure.
+    static func line(for result: MatrixEngineResult) -> String {
+        let passed = result.cells.filter { $0.verdict != .failed }.count
+        let seconds = result.cells.reduce(result.sessionSeconds) { $0 + $1.seconds }
+        var line = "\(result.engine.kind.slug)  \(result.engine.backend.rawValue)  \(passed)/\(result.cells.count) passed  "
+            + String(format: "%.1f s", seconds)
+        for failure in result.failures { line += "\n  " + (failure.split(separator: "\n").first.map(String.init) ?? failure) }
+        return line
+    }
+
+    private func printList(_ known: [MatrixEngine]) {
+        for engine in known {
+            let missing = MatrixRunner.missing(for: engine)
+            print("\(engine.kind.slug)  \(engine.backend.rawValue)  " + (missing.map { "not runnable: \($0)" } ?? "installed"))
+        }
+        print("scenarios: " + MatrixScenario.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+}
+
+extension MatrixScenario: ExpressibleByArgument {}
+
+/// A session cannot be had here: exit status 3, with what is missing.
+struct Unavailable: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The progress line on a terminal: the engine, the scenario n of N, the time since the start.
+private final class Progress: @unchecked Sendable {
+    private let total: Int
+    private let enabled: Bool
+    private let start = ContinuousClock.now
+    private var done = 0
+    private let lock = NSLock()
+
+    init(total: Int, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled
+    }
+
+    func report(_ event: MatrixProgress) {
+        lock.withLock {
+            switch event {
+            case .started(let engine, let scenario):
+                guard enabled else { return }
+                let elapsed = Int((ContinuousClock.now - start).components.seconds)
+                let text = "\(engine.kind.slug): \(scenario.rawValue) (\(done + 1) of \(total), \(elapsed / 60)m\(elapsed % 60)s)"
+                FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+            case .finished:
+                done += 1
+            }
+        }
+    }
+
+    func clear() {
+        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

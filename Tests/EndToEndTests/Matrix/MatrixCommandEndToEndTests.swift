@@ -1,0 +1,135 @@
+import Foundation
+import TestHarness
+import Testing
+
+/// `ime-composer matrix` as a user runs it: the built command, a process started in a
+/// folder outside the source tree, its reports and exit status read back.
+@Suite(.serialized)
+struct MatrixCommandEndToEndTests {
+    /// Runs `ime-composer matrix ARGUMENTS` with `directory` as the working directory.
+    static func matrix(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
+                       timeout: Duration = .seconds(240)) throws -> (CommandResult, TestSession) {
+        let session = try TestSession(name: "matrix-command")
+        let binary = try ComposerBinary.path
+        let result = try session.run("/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", directory.path,
+                                                 binary, "matrix"] + arguments,
+                                     environment: environment, timeout: timeout)
+        return (result, session)
+    }
+
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("matrix-user-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static func report(_ directory: URL) throws -> [String: Any] {
+        let data = try Data(contentsOf: directory.appendingPathComponent("matrix.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func anEngineOnX11AndOneOnWaylandPassWithReportsAndReplayableTranscripts() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (result, session) = try Self.matrix(["--engine", "ibus-anthy", "--engine", "wayland-fcitx5-hangul",
+                                                 "--scenario", "compose-commit", "--scenario", "enter-confirms-then-sends",
+                                                 "--scenario", "click-mid-composition", "--out", "lab"], in: folder)
+        defer { session.stop() }
+        #expect(result.status == 0, "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        #expect(result.stdout.contains("ibus-anthy  x11  3/3 passed"), "\(result.stdout)")
+        #expect(result.stdout.contains("wayland-fcitx5-hangul  wayland  3/3 passed"), "\(result.stdout)")
+        let out = folder.appendingPathComponent("lab")
+        let report = try Self.report(out)
+        let cells = try #require(report["cells"] as? [[String: Any]])
+        #expect(cells.count == 6)
+        #expect(cells.allSatisfy { $0["verdict"] as? String == "passed" }, "\(cells)")
+        #expect(Set(cells.compactMap { $0["backend"] as? String }) == ["x11", "wayland"])
+        let anthy = try #require(cells.first { $0["engine"] as? String == "ibus-anthy" && $0["scenario"] as? String == "compose-commit" })
+        #expect(anthy["im_module"] as? String == "ibus")
+        #expect((anthy["engine_version"] as? String)?.isEmpty == false, "the engine's package version: \(anthy)")
+        #expect((anthy["seconds"] as? Double ?? 0) > 0)
+        #expect(anthy["reason"] as? String == "i n u showed いぬ, Return committed “いぬ”, Enter sent it")
+        let frameworks = try #require(report["frameworks"] as? [String: String])
+        #expect(frameworks["libgtk-4-1"] != nil && frameworks["ibus"] != nil && frameworks["fcitx5"] != nil, "\(frameworks)")
+        // Each cell's transcript replays to the same decisions.
+        let transcript = try #require(anthy["transcript"] as? String)
+        #expect(transcript == "transcripts/ibus-anthy/compose-commit.jsonl")
+        let replay = try session.run(try ComposerBinary.path, ["replay", "--check", out.appendingPathComponent(transcript).path],
+                                     timeout: .seconds(60))
+        #expect(replay.status == 0, "\(replay.stderr)")
+        for cell in cells {
+            let path = try #require(cell["transcript"] as? String)
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(path).path), "\(path)")
+        }
+        let markdown = try String(contentsOf: out.appendingPathComponent("matrix.md"), encoding: .utf8)
+        #expect(markdown.contains("| ibus-anthy | x11 | ✅ passed | ✅ passed | ✅ passed |"), "\(markdown)")
+        #expect(markdown.contains("| wayland-fcitx5-hangul | wayland | ✅ passed | ✅ passed | ✅ passed |"), "\(markdown)")
+    }
+
+    /// An engine whose expectations say something it does not do: its cell fails, with what
+    /// was seen, and the command exits 1; `--json` prints the report and nothing else.
+    @Test(.timeLimit(.minutes(3)))
+    func aCellThatFailsIsReportedAndExitsOne() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let engines = folder.appendingPathComponent("engines")
+        try FileManager.default.createDirectory(at: engines, withIntermediateDirectories: true)
+        let source = try String(contentsOf: MatrixEngine.directory.appendingPathComponent("ibus-anthy.json"), encoding: .utf8)
+        // A changed engine setting: Enter while composing is expected to commit katakana.
+        let changed = source.replacingOccurrences(of: #""enter_commits": "いぬ""#, with: #""enter_commits": "イヌ""#)
+        #expect(changed != source)
+        try changed.write(to: engines.appendingPathComponent("ibus-anthy.json"), atomically: true, encoding: .utf8)
+        let (result, session) = try Self.matrix(["--engine", "ibus-anthy", "--scenario", "enter-confirms-then-sends",
+                                                 "--json", "--out", "lab"], in: folder,
+                                                environment: ["IME_LAB_ENGINES": engines.path])
+        defer { session.stop() }
+        #expect(result.status == 1, "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+                                   "stdout is the JSON report alone: \(result.stdout)")
+        let cells = try #require(printed["cells"] as? [[String: Any]])
+        #expect(cells.count == 1)
+        #expect(cells.first?["verdict"] as? String == "failed")
+        #expect((cells.first?["reason"] as? String)?.contains("イヌ") == true, "\(cells)")
+        #expect((try Self.report(folder.appendingPathComponent("lab"))["summary"] as? [String: Any])?["failed"] as? Int == 1)
+    }
+
+    @Test func withoutXvfbOnThePathTheSessionCannotBeHadAndItExitsThree() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (result, session) = try Self.matrix(["--engine", "ibus-anthy"], in: folder,
+                                                environment: ["PATH": folder.path], timeout: .seconds(30))
+        defer { session.stop() }
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("ibus-anthy cannot run here") && result.stderr.contains("Xvfb"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("ime-matrix").path),
+                "nothing is written when nothing can run")
+    }
+
+    @Test(arguments: [
+        (["--engine", "ibus-klingon"], "--engine ibus-klingon: no such engine; the lab knows ibus-anthy"),
+        (["--scenario", "type-fast"], "type-fast"),
+        (["--backend", "mir"], "--backend"),
+        (["--engine", "ibus-anthy", "--backend", "wayland"], "no engine runs on wayland"),
+    ])
+    func aWrongCommandLineIsAUsageError(_ arguments: [String], _ message: String) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (result, session) = try Self.matrix(arguments, in: folder, timeout: .seconds(30))
+        defer { session.stop() }
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func listNamesEveryEngineAndScenario() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (result, session) = try Self.matrix(["--list"], in: folder, timeout: .seconds(30))
+        defer { session.stop() }
+        #expect(result.status == 0, "\(result.stderr)")
+        for engine in try MatrixEngine.load() {
+            #expect(result.stdout.contains("\(engine.kind.slug)  \(engine.backend.rawValue)  installed"), "\(result.stdout)")
+        }
+        #expect(result.stdout.contains("scenarios: compose-commit, enter-confirms-then-sends"), "\(result.stdout)")
+    }
+}
