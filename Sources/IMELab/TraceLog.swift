@@ -66,6 +66,8 @@ public final class TraceLog: @unchecked Sendable {
     public func events(named name: String) -> [JSONValue] {
         entries.filter { $0.name == name }.map(\.value)
     }
+    /// The non-blank lines read so far, parsed or not.
+    public var lineCount: Int { lock.withLock { readNewLines(); return _entries.count + _malformed.count } }
     /// Lines that were not valid JSON objects.
     public var malformedLines: [String] { lock.withLock { readNewLines(); return _malformed.map(\.line) } }
     /// Index (in `entries`) of the event the last successful `waitFor` returned; -1 if none.

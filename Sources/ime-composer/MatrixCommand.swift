@@ -115,6 +115,9 @@ struct MatrixCommand: ParsableCommand {
         let seconds = result.cells.reduce(result.sessionSeconds) { $0 + $1.seconds }
         var line = "\(result.engine.kind.slug)  \(result.engine.backend.rawValue)  \(passed)/\(result.cells.count) passed  "
             + String(format: "%.1f s", seconds)
+        if let preedit = KeyTiming.summary(result.timing.toPreedit) {
+            line += "  key → preedit \(preedit.median) ms (p90 \(preedit.p90))"
+        }
         for failure in result.failures { line += "\n  " + (failure.split(separator: "\n").first.map(String.init) ?? failure) }
         return line
     }

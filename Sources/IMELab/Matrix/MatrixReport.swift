@@ -57,6 +57,7 @@ public struct MatrixReport: Sendable {
                     "engine_version": versions[result.engine.package] as Any? ?? NSNull(),
                     "scenario": cell.scenario.rawValue, "verdict": cell.verdict.rawValue, "reason": cell.reason,
                     "seconds": (cell.seconds * 1000).rounded() / 1000, "transcript": relative(cell.transcript),
+                    "key_to_preedit_ms": cell.timing.toPreedit, "key_to_commit_ms": cell.timing.toCommit,
                 ]
             }
         }
@@ -66,6 +67,15 @@ public struct MatrixReport: Sendable {
             "cells": cells,
             "problems": results.flatMap { result in result.problems.map { ["engine": result.engine.kind.slug, "problem": $0] } },
             "skipped": skipped.map { ["engine": $0.engine.kind.slug, "missing": $0.missing] },
+            "timing": results.map { result -> [String: Any] in
+                func summary(_ values: [Int]) -> Any {
+                    guard let s = KeyTiming.summary(values) else { return NSNull() }
+                    return ["median": s.median, "p90": s.p90, "keys": values.count]
+                }
+                let timing = result.timing
+                return ["engine": result.engine.kind.slug, "backend": result.engine.backend.rawValue,
+                        "key_to_preedit_ms": summary(timing.toPreedit), "key_to_commit_ms": summary(timing.toCommit)]
+            },
             "summary": ["passed": count(.passed), "failed": count(.failed), "known_failures": count(.knownFailure),
                         "all_passed": passed],
         ]
@@ -101,6 +111,25 @@ public struct MatrixReport: Sendable {
             lines.append("| \(result.engine.kind.slug) | \(result.engine.backend.rawValue) | " + marks.joined(separator: " | ") + " |")
         }
         lines += ["", summary + ".", ""]
+        lines += [
+            "## How long each engine took to answer", "",
+            "Per key, in the app (its monotonic clock, milliseconds): from the key to the first change of "
+                + "the composition, and to the first commit, before the next key. Keys answered with neither "
+                + "are not counted. On Wayland the input method grabs the keyboard and the app never sees a key "
+                + "the input method consumed: there is nothing to time from there (—).", "",
+            "| engine | backend | key → preedit: median | p90 | keys | key → commit: median | p90 | keys |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for result in results {
+            let timing = result.timing
+            func columns(_ values: [Int]) -> String {
+                guard let s = KeyTiming.summary(values) else { return "— | — | 0" }
+                return "\(s.median) ms | \(s.p90) ms | \(values.count)"
+            }
+            lines.append("| \(result.engine.kind.slug) | \(result.engine.backend.rawValue) | "
+                + columns(timing.toPreedit) + " | " + columns(timing.toCommit) + " |")
+        }
+        lines.append("")
         if !skipped.isEmpty {
             lines += ["## Skipped", ""] + skipped.map { "- **\($0.engine.kind.slug)**: \(escaped($0.missing))" } + [""]
         }

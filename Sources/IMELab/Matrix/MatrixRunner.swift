@@ -61,7 +61,7 @@ public struct MatrixRunner: Sendable {
             return result
         }
         result.sessionSeconds = Self.seconds(ContinuousClock.now - started)
-        var traces: [(MatrixScenario, URL)] = []
+        var traces: [(scenario: MatrixScenario, url: URL, firstLine: Int)] = []
         do {
             try Self.checkStart(driver.trace(), engine: engine)
             let data = try MatrixScenario.writeData(for: engine, in: driver.session).path
@@ -72,7 +72,7 @@ public struct MatrixRunner: Sendable {
                 var reason: String
                 do {
                     if number > 0 { try driver.restart(scenario.arguments(engine, data: data)) }
-                    traces.append((scenario, driver.trace().url))
+                    traces.append((scenario, driver.trace().url, driver.trace().lineCount))
                     reason = try driver.run(scenario)
                     if let known = engine.wayland?.knownFailuresByScenario[scenario] {
                         verdict = .failed
@@ -99,10 +99,16 @@ public struct MatrixRunner: Sendable {
             driver.session.markFailed()
             result.problems.append("\(error)")
         }
+        // On Wayland the app sees only the keys the input method passed on: nothing to time.
+        for (scenario, url, firstLine) in traces where engine.backend == .x11 {
+            guard let text = try? String(contentsOf: url, encoding: .utf8),
+                  let index = result.cells.firstIndex(where: { $0.scenario == scenario }) else { continue }
+            result.cells[index].timing = KeyTiming(trace: text, fromLine: firstLine)
+        }
         if let transcripts {
             let directory = transcripts.appendingPathComponent(engine.kind.slug, isDirectory: true)
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            for (scenario, url) in traces {
+            for (scenario, url, _) in traces {
                 let target = directory.appendingPathComponent(scenario.rawValue + ".jsonl")
                 try? FileManager.default.removeItem(at: target)
                 guard (try? FileManager.default.copyItem(at: url, to: target)) != nil,
@@ -185,6 +191,8 @@ public struct MatrixCell: Sendable, Codable, Equatable {
     public let seconds: Double
     /// The copied trace (`MatrixRunner.transcripts`), replayable with `ime-composer replay`.
     public internal(set) var transcript: String?
+    /// How long the engine took to answer each key of the cell.
+    public internal(set) var timing = KeyTiming()
 }
 
 /// One engine's row: its cells and what went wrong around them.
@@ -196,6 +204,9 @@ public struct MatrixEngineResult: Sendable {
     public var problems: [String] = []
     /// From the start of the session to the app's first "ready".
     public var sessionSeconds: Double = 0
+
+    /// Every key of every cell.
+    public var timing: KeyTiming { cells.reduce(into: KeyTiming()) { $0.add($1.timing) } }
 
     public init(engine: MatrixEngine) { self.engine = engine }
 

@@ -50,6 +50,17 @@ struct MatrixCommandEndToEndTests {
         #expect((anthy["engine_version"] as? String)?.isEmpty == false, "the engine's package version: \(anthy)")
         #expect((anthy["seconds"] as? Double ?? 0) > 0)
         #expect(anthy["reason"] as? String == "i n u showed いぬ, Return committed “いぬ”, Enter sent it")
+        // Every key anthy answered, timed in the app.
+        let preedits = try #require(anthy["key_to_preedit_ms"] as? [Int])
+        #expect(preedits.count >= 3 && preedits.allSatisfy { $0 >= 0 }, "i n u each changed the composition: \(anthy)")
+        #expect((anthy["key_to_commit_ms"] as? [Int])?.count == 1, "Return committed once: \(anthy)")
+        let timing = try #require(report["timing"] as? [[String: Any]])
+        #expect(timing.map { $0["engine"] as? String } == ["ibus-anthy", "wayland-fcitx5-hangul"])
+        let x11 = try #require(timing.first?["key_to_preedit_ms"] as? [String: Int], "\(timing)")
+        #expect((x11["keys"] ?? 0) >= 3 && x11["median"]! <= x11["p90"]!, "\(timing)")
+        // On Wayland the input method grabs the keyboard: the app sees no key it consumed.
+        #expect(timing.last?["key_to_preedit_ms"] is NSNull, "\(timing)")
+        #expect(result.stdout.contains("key → preedit"), "\(result.stdout)")
         let frameworks = try #require(report["frameworks"] as? [String: String])
         #expect(frameworks["libgtk-4-1"] != nil && frameworks["ibus"] != nil && frameworks["fcitx5"] != nil, "\(frameworks)")
         // Each cell's transcript replays to the same decisions.
@@ -65,6 +76,7 @@ struct MatrixCommandEndToEndTests {
         let markdown = try String(contentsOf: out.appendingPathComponent("matrix.md"), encoding: .utf8)
         #expect(markdown.contains("| ibus-anthy | x11 | ✅ passed | ✅ passed | ✅ passed |"), "\(markdown)")
         #expect(markdown.contains("| wayland-fcitx5-hangul | wayland | ✅ passed | ✅ passed | ✅ passed |"), "\(markdown)")
+        #expect(markdown.contains("| engine | backend | key → preedit: median | p90 | keys |"), "\(markdown)")
     }
 
     /// An engine whose expectations say something it does not do: its cell fails, with what
