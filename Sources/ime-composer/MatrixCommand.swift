@@ -36,6 +36,10 @@ struct MatrixCommand: ParsableCommand {
                                valueName: "DIR"))
     var out: String = "ime-matrix"
 
+    @Option(help: ArgumentHelp("A previous run's --out: report every cell whose keys or input-method answers differ from it, even when the cell still passes.",
+                               valueName: "DIR"))
+    var baseline: String?
+
     @Flag(help: "Print matrix.json on stdout and nothing else.")
     var json = false
 
@@ -63,6 +67,13 @@ struct MatrixCommand: ParsableCommand {
         let candidates = (named.isEmpty ? known : named).filter { backend == .all || $0.backend.rawValue == backend.rawValue }
         if candidates.isEmpty {
             throw ValidationError("no engine runs on \(backend.rawValue) among " + named.map(\.kind.slug).joined(separator: ", "))
+        }
+        let compared = try baseline.map { path in
+            do {
+                return try MatrixBaseline(directory: URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL)
+            } catch {
+                throw ValidationError("--baseline \(path): \(error)")
+            }
         }
         var runnable: [MatrixEngine] = []
         var skipped: [(engine: MatrixEngine, missing: String)] = []
@@ -97,13 +108,26 @@ struct MatrixCommand: ParsableCommand {
             if !json { print(Self.line(for: result)) }
         }
         let packages = Set(runnable.map(\.package) + MatrixReport.frameworkPackages)
-        let report = MatrixReport(results: results, skipped: skipped, versions: DebianPackages.versions(of: packages))
+        var report = MatrixReport(results: results, skipped: skipped, versions: DebianPackages.versions(of: packages))
+        if let compared {
+            let changed = results.flatMap { result in
+                result.cells.compactMap { cell in
+                    compared.difference(result.engine, cell).map { (engine: result.engine.kind.slug, scenario: cell.scenario, difference: $0) }
+                }
+            }
+            report.baseline = (compared.directory.path, changed)
+        }
         try report.write(to: directory)
         if json {
             FileHandle.standardOutput.write(try report.json(relativeTo: directory))
             FileHandle.standardOutput.write(Data("\n".utf8))
         } else {
             for (engine, missing) in skipped { print("\(engine.kind.slug): skipped: \(missing)") }
+            if let changed = report.baseline?.changed {
+                print(changed.isEmpty ? "baseline: every cell answered as before"
+                                      : "baseline: \(changed.count) cell\(changed.count == 1 ? "" : "s") answered differently:")
+                for cell in changed { print("  \(cell.engine) \(cell.scenario.rawValue): \(cell.difference)") }
+            }
             print("matrix: \(report.summary); \(directory.path)/matrix.md")
         }
         if !report.passed { throw ExitCode(1) }

@@ -38,6 +38,16 @@ public struct MatrixEngine: Sendable, CustomStringConvertible, Decodable {
     public let hardLimitFiller: String?
     /// Why the engine behaves as it does (the file's "notes").
     public let notes: String
+    /// GSettings the session sets before the app starts (an IBus engine's own settings, on
+    /// top of the lab's: `IBus.configureEngines`), to run the engine as configured so.
+    public let gsettings: [GSetting]
+
+    /// One `gsettings set SCHEMA KEY VALUE` (VALUE in GVariant text: `true`, `'2'`).
+    public struct GSetting: Sendable, Decodable, Equatable {
+        public let schema: String
+        public let key: String
+        public let value: String
+    }
     /// What the Wayland scenarios need on top (engines on the Wayland path only).
     public let wayland: WaylandExpectations?
 
@@ -131,7 +141,7 @@ public struct MatrixEngine: Sendable, CustomStringConvertible, Decodable {
     enum CodingKeys: String, CodingKey {
         case kind = "engine", package, compose, showing, commitKeys = "commit_keys", committed, enterCommits = "enter_commits"
         case afterBackSpace = "after_backspace", wordKeys = "word_keys", word, focusOut = "focus_out", click
-        case hardLimitFiller = "hard_limit_filler", notes, wayland
+        case hardLimitFiller = "hard_limit_filler", notes, wayland, gsettings
     }
 
     public init(from decoder: Decoder) throws {
@@ -156,6 +166,7 @@ public struct MatrixEngine: Sendable, CustomStringConvertible, Decodable {
         hardLimitFiller = try container.decodeIfPresent(String.self, forKey: .hardLimitFiller)
         notes = try container.decodeIfPresent(String.self, forKey: .notes) ?? ""
         wayland = try container.decodeIfPresent(WaylandExpectations.self, forKey: .wayland)
+        gsettings = try container.decodeIfPresent([GSetting].self, forKey: .gsettings) ?? []
         for (name, keys) in [("compose", compose), ("commit_keys", commitKeys), ("word_keys", wordKeys)] where keys.isEmpty {
             throw DecodingError.dataCorruptedError(forKey: .compose, in: container, debugDescription: "\(name) is empty")
         }

@@ -10,6 +10,9 @@ public struct MatrixReport: Sendable {
     public var versions: [String: String]
     /// Where the engines' expectations were read from (`MatrixEngine.directory`).
     public var expectations: String = MatrixEngine.directory.path
+    /// The baseline this run was compared with (`--baseline DIR`), and each cell that
+    /// answered differently, with its first difference.
+    public var baseline: (directory: String, changed: [(engine: String, scenario: MatrixScenario, difference: String)])?
 
     public init(results: [MatrixEngineResult], skipped: [(engine: MatrixEngine, missing: String)] = [],
                 versions: [String: String] = [:]) {
@@ -58,10 +61,11 @@ public struct MatrixReport: Sendable {
                     "scenario": cell.scenario.rawValue, "verdict": cell.verdict.rawValue, "reason": cell.reason,
                     "seconds": (cell.seconds * 1000).rounded() / 1000, "transcript": relative(cell.transcript),
                     "key_to_preedit_ms": cell.timing.toPreedit, "key_to_commit_ms": cell.timing.toCommit,
+                    "first_line": cell.firstLine,
                 ]
             }
         }
-        let object: [String: Any] = [
+        var object: [String: Any] = [
             "version": 1,
             "frameworks": Dictionary(uniqueKeysWithValues: Self.frameworkPackages.compactMap { name in versions[name].map { (name, $0) } }),
             "cells": cells,
@@ -79,6 +83,12 @@ public struct MatrixReport: Sendable {
             "summary": ["passed": count(.passed), "failed": count(.failed), "known_failures": count(.knownFailure),
                         "all_passed": passed],
         ]
+        if let baseline {
+            object["baseline"] = [
+                "directory": baseline.directory,
+                "changed": baseline.changed.map { ["engine": $0.engine, "scenario": $0.scenario.rawValue, "difference": $0.difference] },
+            ] as [String: Any]
+        }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
     }
 
@@ -111,6 +121,13 @@ public struct MatrixReport: Sendable {
             lines.append("| \(result.engine.kind.slug) | \(result.engine.backend.rawValue) | " + marks.joined(separator: " | ") + " |")
         }
         lines += ["", summary + ".", ""]
+        if let baseline {
+            lines += ["## Changed since the baseline", "",
+                      "Compared with `\(baseline.directory)`: the keys the app saw and the input method's answers "
+                        + "(preedits with their cursor and segments, commits, surrounding deletions), in order, cell by cell.", ""]
+            lines += baseline.changed.isEmpty ? ["Every cell answered as in the baseline.", ""]
+                : baseline.changed.map { "- **\($0.engine) \($0.scenario.rawValue)**: \(escaped($0.difference))" } + [""]
+        }
         lines += [
             "## How long each engine took to answer", "",
             "Per key, in the app (its monotonic clock, milliseconds): from the key to the first change of "

@@ -99,10 +99,11 @@ public struct MatrixRunner: Sendable {
             driver.session.markFailed()
             result.problems.append("\(error)")
         }
-        // On Wayland the app sees only the keys the input method passed on: nothing to time.
-        for (scenario, url, firstLine) in traces where engine.backend == .x11 {
-            guard let text = try? String(contentsOf: url, encoding: .utf8),
-                  let index = result.cells.firstIndex(where: { $0.scenario == scenario }) else { continue }
+        for (scenario, url, firstLine) in traces {
+            guard let index = result.cells.firstIndex(where: { $0.scenario == scenario }) else { continue }
+            result.cells[index].firstLine = firstLine
+            // On Wayland the app sees only the keys the input method passed on: nothing to time.
+            guard engine.backend == .x11, let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
             result.cells[index].timing = KeyTiming(trace: text, fromLine: firstLine)
         }
         if let transcripts {
@@ -147,7 +148,11 @@ public struct MatrixRunner: Sendable {
                                 run: { try WaylandMatrixRun(wl: wl, engine: wayland).run($0) },
                                 terminate: { try wl.terminateApp() }, stop: { wl.stop() })
         }
-        let cs = try ComposerSession(engine.kind, arguments: arguments, name: "matrix-\(engine.kind.slug)")
+        let cs = try ComposerSession(engine.kind, arguments: arguments, name: "matrix-\(engine.kind.slug)") { session in
+            for setting in engine.gsettings {
+                try IBus.gsettingsSet(session, schema: setting.schema, key: setting.key, value: setting.value)
+            }
+        }
         return MatrixDriver(session: cs.session, trace: { cs.trace },
                             restart: { try cs.restartApp(arguments: $0) },
                             run: { try MatrixRun(cs: cs, engine: engine).run($0) },
@@ -193,6 +198,9 @@ public struct MatrixCell: Sendable, Codable, Equatable {
     public internal(set) var transcript: String?
     /// How long the engine took to answer each key of the cell.
     public internal(set) var timing = KeyTiming()
+    /// The transcript's non-blank line (0-based) where the scenario began: what comes before
+    /// is the session's start-up and engine probe.
+    public internal(set) var firstLine = 0
 }
 
 /// One engine's row: its cells and what went wrong around them.

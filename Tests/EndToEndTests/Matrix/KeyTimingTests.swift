@@ -45,3 +45,26 @@ struct KeyTimingTests {
         #expect(ten.median == 5 && ten.p90 == 9)
     }
 }
+
+/// The answers a baseline compares: keys (with whether the input method consumed them) and
+/// the input method's answers, in order, from the scenario's first line; nothing of timing.
+struct InputMethodAnswersTests {
+    @Test func answersAreComparedInOrderWithoutTiming() throws {
+        let before = InputMethodAnswers(trace: KeyTimingTests.trace)
+        #expect(before.keys.map(\.text) == ["r", "g", "k", "space", "Return"])
+        #expect(before.answers.map(\.text) == [
+            "preedit-start", "preedit “ㄱ” cursor ? segments []", "preedit “ㅎ” cursor ? segments []",
+            "preedit “하” cursor ? segments []", "commit “하”", "preedit “” cursor ? segments []", "commit “ ”",
+        ])
+        // The same answers later and slower: no difference.
+        let slower = KeyTimingTests.trace.replacingOccurrences(of: #""t":4"#, with: #""t":9"#)
+        #expect(InputMethodAnswers(trace: slower).firstDifference(from: before, beforeFile: "a", nowFile: "b") == nil)
+        // Another commit: the first difference, with both lines.
+        let other = KeyTimingTests.trace.replacingOccurrences(of: #"{"ev":"commit","t":411,"text":"하"}"#,
+                                                             with: #"{"ev":"commit","t":411,"text":"하ㄴ"}"#)
+        #expect(InputMethodAnswers(trace: other).firstDifference(from: before, beforeFile: "a", nowFile: "b")
+            == "input-method answer 5: was commit “하” (a:11), now commit “하ㄴ” (b:11)")
+        // From the scenario's line on: the probe's key and answers are left out.
+        #expect(InputMethodAnswers(trace: KeyTimingTests.trace, fromLine: 4).keys.map(\.text) == ["g", "k", "space", "Return"])
+    }
+}

@@ -106,6 +106,41 @@ struct MatrixCommandEndToEndTests {
         #expect((try Self.report(folder.appendingPathComponent("lab"))["summary"] as? [String: Any])?["failed"] as? Int == 1)
     }
 
+    /// An engine setting changed since a baseline run: the cell whose answers changed is
+    /// reported with its first difference in both transcripts; a run of the unchanged engine
+    /// answers as before. (ibus-hangul's event forwarding makes it consume Return and forward
+    /// it, which GTK 4.8's IBus module never delivers: Enter is lost, and the cell fails too.)
+    @Test(.timeLimit(.minutes(3)))
+    func aBaselineRunReportsAChangedEngineSetting() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = ["--engine", "ibus-hangul", "--scenario", "compose-commit"]
+        let (first, session) = try Self.matrix(scenario + ["--out", "before"], in: folder)
+        defer { session.stop() }
+        #expect(first.status == 0, "\(first.stdout)\n\(first.stderr)")
+
+        let (same, _) = try Self.matrix(scenario + ["--out", "same", "--baseline", "before"], in: folder)
+        #expect(same.status == 0, "\(same.stdout)\n\(same.stderr)")
+        #expect(same.stdout.contains("baseline: every cell answered as before"), "\(same.stdout)")
+
+        let engines = folder.appendingPathComponent("engines")
+        try FileManager.default.createDirectory(at: engines, withIntermediateDirectories: true)
+        var file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf:
+            MatrixEngine.directory.appendingPathComponent("ibus-hangul.json"))) as? [String: Any])
+        file["gsettings"] = [["schema": "org.freedesktop.ibus.engine.hangul", "key": "use-event-forwarding", "value": "true"]]
+        try JSONSerialization.data(withJSONObject: file).write(to: engines.appendingPathComponent("ibus-hangul.json"))
+        let (changed, _) = try Self.matrix(scenario + ["--out", "changed", "--baseline", "before"], in: folder,
+                                           environment: ["IME_LAB_ENGINES": engines.path])
+        #expect(changed.status == 1, "\(changed.stdout)\n\(changed.stderr)")
+        #expect(changed.stdout.contains("baseline: 1 cell answered differently:"), "\(changed.stdout)")
+        #expect(changed.stdout.contains("ibus-hangul compose-commit: key 5: was Return not consumed ("
+            + folder.appendingPathComponent("before/transcripts/ibus-hangul/compose-commit.jsonl").path + ":"), "\(changed.stdout)")
+        #expect(changed.stdout.contains("now Return consumed by the input method"), "\(changed.stdout)")
+        let report = try Self.report(folder.appendingPathComponent("changed"))
+        let baseline = try #require(report["baseline"] as? [String: Any])
+        #expect((baseline["changed"] as? [[String: Any]])?.first?["scenario"] as? String == "compose-commit", "\(baseline)")
+    }
+
     @Test func withoutXvfbOnThePathTheSessionCannotBeHadAndItExitsThree() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -123,6 +158,7 @@ struct MatrixCommandEndToEndTests {
         (["--scenario", "type-fast"], "type-fast"),
         (["--backend", "mir"], "--backend"),
         (["--engine", "ibus-anthy", "--backend", "wayland"], "no engine runs on wayland"),
+        (["--baseline", "/nonexistent/run"], "--baseline /nonexistent/run: /nonexistent/run/matrix.json cannot be read as a matrix report"),
     ])
     func aWrongCommandLineIsAUsageError(_ arguments: [String], _ message: String) throws {
         let folder = try Self.folder()

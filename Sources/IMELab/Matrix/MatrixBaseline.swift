@@ -1,0 +1,115 @@
+import Foundation
+
+/// What the input method answered in one cell, read from its transcript: the keys the app
+/// saw (whether the input method consumed each, a key it passed on after its commit), and
+/// the engine's answers — preedit
+/// starts, texts, cursors and segments, ends, commits and surrounding deletions — each in
+/// order. Timing is not part of it, nor are the app's own requests (surrounding-text
+/// retrievals depend on timing): two runs of an unchanged engine answer the same.
+public struct InputMethodAnswers: Sendable, Equatable {
+    public struct Answer: Sendable, Equatable {
+        /// The transcript's line (1-based) it was read from.
+        public let line: Int
+        public let text: String
+    }
+
+    public var keys: [Answer] = []
+    public var answers: [Answer] = []
+
+    /// From the transcript's non-blank line `first` (0-based) on: the scenario, not the
+    /// session's engine probe.
+    public init(trace text: String, fromLine first: Int = 0) {
+        var number = 0, nonBlank = -1
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            guard !line.allSatisfy(\.isWhitespace) else { continue }
+            nonBlank += 1
+            guard nonBlank >= first,
+                  let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let event = object["ev"] as? String else { continue }
+            func quoted(_ key: String) -> String { "\u{201C}\(object[key] as? String ?? "")\u{201D}" }
+            switch event {
+            case "key":
+                // Whether the input method consumed the key is its answer to it.
+                let consumed = (object["consumed"] as? Bool).map { $0 ? " consumed by the input method" : " not consumed" } ?? ""
+                let forwarded = (object["forwarded"] as? Bool) == true ? " (forwarded)" : ""
+                keys.append(Answer(line: number, text: "\(object["keyval"] as? String ?? "?")\(consumed)\(forwarded)"))
+            case "preedit-start", "preedit-end":
+                answers.append(Answer(line: number, text: event))
+            case "preedit":
+                let segments = (object["segments"]).flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
+                    .map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+                answers.append(Answer(line: number, text: "preedit \(quoted("text")) cursor \(object["cursor"] ?? "?") segments \(segments)"))
+            case "commit":
+                answers.append(Answer(line: number, text: "commit \(quoted("text"))"))
+            case "surrounding" where object["kind"] as? String == "delete":
+                answers.append(Answer(line: number, text: "delete-surrounding offset \(object["offset"] ?? "?") count \(object["count"] ?? "?")"))
+            default:
+                break
+            }
+        }
+    }
+
+    /// The first difference from `before` (nil when they answer the same), naming the lines
+    /// of both transcripts.
+    public func firstDifference(from before: InputMethodAnswers, beforeFile: String, nowFile: String) -> String? {
+        func compare(_ old: [Answer], _ new: [Answer], _ what: String) -> String? {
+            for index in 0..<max(old.count, new.count) {
+                let was = index < old.count ? old[index] : nil
+                let now = index < new.count ? new[index] : nil
+                guard was?.text != now?.text else { continue }
+                let wasText = was.map { "\($0.text) (\(beforeFile):\($0.line))" } ?? "nothing (\(old.count) in all)"
+                let nowText = now.map { "\($0.text) (\(nowFile):\($0.line))" } ?? "nothing (\(new.count) in all)"
+                return "\(what) \(index + 1): was \(wasText), now \(nowText)"
+            }
+            return nil
+        }
+        return compare(before.answers, answers, "input-method answer") ?? compare(before.keys, keys, "key")
+    }
+}
+
+/// A previous `ime-composer matrix --out DIR`, to compare a run's answers with, cell by cell.
+public struct MatrixBaseline: Sendable {
+    public let directory: URL
+    /// (engine slug, scenario) → the transcript and the scenario's first line in it.
+    private let cells: [String: (transcript: URL, firstLine: Int)]
+
+    /// Reads `DIR/matrix.json`; an error says what is wrong with it.
+    public init(directory: URL) throws {
+        self.directory = directory
+        let file = directory.appendingPathComponent("matrix.json")
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(contentsOf: file))
+        } catch {
+            throw HarnessError("\(file.path) cannot be read as a matrix report (written by `ime-composer matrix --out DIR`): "
+                + error.localizedDescription)
+        }
+        guard let report = object as? [String: Any], let list = report["cells"] as? [[String: Any]] else {
+            throw HarnessError("\(file.path) is not a matrix report: it has no \"cells\"")
+        }
+        var cells: [String: (URL, Int)] = [:]
+        for cell in list {
+            guard let engine = cell["engine"] as? String, let scenario = cell["scenario"] as? String,
+                  let transcript = cell["transcript"] as? String else { continue }
+            let url = transcript.hasPrefix("/") ? URL(fileURLWithPath: transcript) : directory.appendingPathComponent(transcript)
+            cells[engine + "/" + scenario] = (url, (cell["first_line"] as? Int) ?? 0)
+        }
+        self.cells = cells
+    }
+
+    /// How `cell` of `engine` answers differently from the same cell in the baseline, or nil
+    /// when it answers the same (or the baseline has no such cell).
+    public func difference(_ engine: MatrixEngine, _ cell: MatrixCell) -> String? {
+        guard let before = cells[engine.kind.slug + "/" + cell.scenario.rawValue] else { return nil }
+        guard let nowPath = cell.transcript, let now = try? String(contentsOfFile: nowPath, encoding: .utf8) else {
+            return "this run kept no transcript to compare"
+        }
+        guard let was = try? String(contentsOf: before.transcript, encoding: .utf8) else {
+            return "the baseline's transcript \(before.transcript.path) cannot be read"
+        }
+        let old = InputMethodAnswers(trace: was, fromLine: before.firstLine)
+        let new = InputMethodAnswers(trace: now, fromLine: cell.firstLine)
+        return new.firstDifference(from: old, beforeFile: before.transcript.path, nowFile: nowPath)
+    }
+}
