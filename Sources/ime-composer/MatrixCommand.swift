@@ -69,6 +69,11 @@ struct MatrixCommand: ParsableCommand {
             throw ValidationError("no engine runs on \(backend.rawValue) among " + named.map(\.kind.slug).joined(separator: ", "))
         }
         let compared = try baseline.map { path in
+            // This run replaces DIR's transcripts: the baseline's own would be gone.
+            let resolved = { (path: String) in URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL.resolvingSymlinksInPath() }
+            guard resolved(path) != resolved(out) else {
+                throw ValidationError("--baseline \(path) is the --out directory: this run would replace the transcripts it compares with; write this run elsewhere (--out)")
+            }
             do {
                 return try MatrixBaseline(directory: URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL)
             } catch {

@@ -159,6 +159,8 @@ struct MatrixCommandEndToEndTests {
         (["--backend", "mir"], "--backend"),
         (["--engine", "ibus-anthy", "--backend", "wayland"], "no engine runs on wayland"),
         (["--baseline", "/nonexistent/run"], "--baseline /nonexistent/run: /nonexistent/run/matrix.json cannot be read as a matrix report"),
+        (["--baseline", "ime-matrix"], "--baseline ime-matrix is the --out directory"),
+        (["--baseline", "./lab/", "--out", "lab"], "is the --out directory"),
     ])
     func aWrongCommandLineIsAUsageError(_ arguments: [String], _ message: String) throws {
         let folder = try Self.folder()
