@@ -378,12 +378,25 @@ public final class WaylandSession: @unchecked Sendable {
     public func waitForWindowSize(_ description: String, timeout: Duration = .seconds(15),
                                   _ condition: (_ width: Int, _ height: Int) -> Bool) throws -> (width: Int, height: Int) {
         var last: (Int, Int)?
-        return try Wait.until("the window size to be \(description)", timeout: timeout, interval: Self.commandInterval,
-                              diagnostics: { "last window size: \(last.map { "\($0.0)x\($0.1)" } ?? "none")\n" + self.diagnostics() },
-                              failFast: { try Self.requireRunning(app, "") }) {
-            guard let w = try window() else { return nil }
-            last = (w.width, w.height)
-            return condition(w.width, w.height) ? (w.width, w.height) : nil
+        return try keepingLogsOnFailure {
+            try Wait.until("the window size to be \(description)", timeout: timeout, interval: Self.commandInterval,
+                           diagnostics: { "last window size: \(last.map { "\($0.0)x\($0.1)" } ?? "none")\n" + self.diagnostics() },
+                           failFast: { try Self.requireRunning(app, "") }) {
+                guard let w = try window() else { return nil }
+                last = (w.width, w.height)
+                return condition(w.width, w.height) ? (w.width, w.height) : nil
+            }
+        }
+    }
+
+    /// Runs a wait; a wait that fails marks the session failed, so that its logs and the
+    /// app's whole trace are kept (`.build/harness-failures`), not only the error's last lines.
+    private func keepingLogsOnFailure<T>(_ wait: () throws -> T) throws -> T {
+        do {
+            return try wait()
+        } catch {
+            session.markFailed()
+            throw error
         }
     }
 
@@ -410,10 +423,12 @@ public final class WaylandSession: @unchecked Sendable {
 
     /// Waits until `Visible` is `visible`.
     public func waitForOSK(visible: Bool, timeout: Duration = .seconds(15)) throws {
-        try Wait.until("the on-screen keyboard's Visible property to be \(visible)", timeout: timeout,
-                       interval: Self.commandInterval, diagnostics: { self.diagnostics() },
-                       failFast: { try Self.requireRunning(squeekboard, "") }) {
-            try oskVisible() == visible
+        try keepingLogsOnFailure {
+            try Wait.until("the on-screen keyboard's Visible property to be \(visible)", timeout: timeout,
+                           interval: Self.commandInterval, diagnostics: { self.diagnostics() },
+                           failFast: { try Self.requireRunning(squeekboard, "") }) {
+                try oskVisible() == visible
+            }
         }
     }
 
