@@ -32,7 +32,7 @@ extension MatrixScenario {
 }
 
 /// One scenario against the running app on X11; returns the passed cell's one-line reason.
-public struct MatrixRun {
+public struct MatrixRun: MatrixTraceReading {
     let cs: ComposerSession
     let engine: MatrixEngine
 
@@ -298,37 +298,6 @@ public struct MatrixRun {
             return last == text && !isComposing(entries) ? true : nil
         }
     }
-
-    /// The committed text as of trace index `end` (default: now): the last `text` line
-    /// before it with the `edit` lines after that applied. Not only the last settled text:
-    /// a commit's edit is written at once, its settle (and `text` line) a moment later,
-    /// which on a loaded machine is after the composition a test waits for (seen: "abc"
-    /// read while "abcक" was already the text).
-    func settledText(upTo end: Int? = nil) throws -> String {
-        try committedText(in: trace.entries, upTo: end)
-    }
-
-    func events(_ name: String, from: Int) -> Bool {
-        trace.entries.dropFirst(from).contains { $0.name == name }
-    }
-
-    func isPreedit(_ line: JSONValue) -> Bool { line["ev"]?.stringValue == "preedit" }
-
-    func isComposing(_ entries: [TraceLog.Entry]) -> Bool {
-        var composing = false
-        for e in entries {
-            switch e.name {
-            case "preedit-start": composing = true
-            case "preedit": composing = !(e.value["text"]?.stringValue ?? "").isEmpty
-            case "preedit-end": composing = false
-            default: break
-            }
-        }
-        return composing
-    }
-
-    func keys(_ names: [String]) -> String { names.joined(separator: " ") }
-    func quoted(_ s: String) -> String { "\u{201C}\(s)\u{201D}" }
 }
 
 func require<T>(_ value: T?, _ message: @autoclosure () -> String) throws -> T {
