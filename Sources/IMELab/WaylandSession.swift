@@ -1,4 +1,5 @@
 import Foundation
+import ComposerCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -454,31 +455,51 @@ public final class WaylandSession: @unchecked Sendable {
         trace.events(named: "focus").last?["in"]?.boolValue
     }
 
-    /// Moves keyboard focus into the text view (Tab through the window's focus chain, each
-    /// time waiting for the trace's `focus` event).
+    /// Moves keyboard focus into the text view (Tab through the window's focus chain, one
+    /// Tab at a time, each time reading where that Tab took the focus).
     public func focusInput(maxTabs: Int = 6) throws { try moveFocus(toInput: true, maxTabs: maxTabs) }
 
-    /// Moves keyboard focus off the text view to the next focusable widget (a button).
+    /// Moves keyboard focus off the text view to the next focusable widget.
     public func focusButton(maxTabs: Int = 6) throws { try moveFocus(toInput: false, maxTabs: maxTabs) }
 
+    /// Every `wtype` run makes sway re-enter the focused window (its new virtual keyboard:
+    /// wl_keyboard leave and enter), so the text view, when it has the focus, traces a
+    /// `focus` in:false then in:true before the Tab arrives. Any focus line after the Tab
+    /// was sent is therefore no answer: a Tab sent again on one such blip went to the
+    /// widget the first Tab had reached and wrapped the focus back into the text view
+    /// (run 13 of #31). With the text view focused the Tab itself is traced (`key`), and
+    /// the focus line after it is where it went; from another widget the Tab is not traced,
+    /// and only one that lands in the text view shows (in:true).
     private func moveFocus(toInput: Bool, maxTabs: Int) throws {
         for _ in 0..<maxTabs {
             if inputHasFocus == toInput { return }
             let from = trace.entries.count
-            let wasIn = inputHasFocus
+            let fromInput = inputHasFocus == true
             try key("Tab")
-            // Leaving the text view always shows up as focus in:false; from another widget
-            // a Tab may land on a third one (no event): then the next round tries again.
-            if wasIn == true {
-                try trace.waitFor(event: "focus", timeout: .seconds(10), from: from)
+            if fromInput {
+                _ = try Wait.until("the Tab's key line and the focus line after it", timeout: .seconds(10),
+                                   diagnostics: { self.trace.diagnostics() }) { () -> Bool? in
+                    Self.focusAfterTab(self.trace.events.dropFirst(from))
+                }
             } else {
-                _ = trace.poll("a focus line", timeout: .seconds(2), from: from) { $0["ev"]?.stringValue == "focus" }
+                _ = trace.poll("the focus entering the text view", timeout: .seconds(2), from: from) {
+                    $0["ev"]?.stringValue == "focus" && $0["in"]?.boolValue == true
+                }
             }
         }
         if inputHasFocus != toInput {
             throw session.failure("could not move focus \(toInput ? "into" : "off") the text view with Tab\n"
                 + trace.diagnostics())
         }
+    }
+
+    /// Where a Tab sent with the text view focused took the focus, from the trace lines
+    /// since it was sent: the first `focus` line after the Tab's own `key` line (nil until
+    /// both are there). The focus lines before the key are the window's re-entry.
+    public static func focusAfterTab<Lines: Collection>(_ lines: Lines) -> Bool? where Lines.Element == JSONValue {
+        guard let key = lines.firstIndex(where: { $0["ev"]?.stringValue == "key" && $0["keyval"]?.stringValue == "Tab" })
+        else { return nil }
+        return lines[lines.index(after: key)...].first { $0["ev"]?.stringValue == "focus" }?["in"]?.boolValue
     }
 
     // MARK: screenshots
