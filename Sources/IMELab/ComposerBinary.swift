@@ -82,6 +82,20 @@ public enum Prerequisites {
     }
 
     /// Checks that an IBus engine component is installed (e.g. "anthy", "hangul").
+    /// What a session of `kind` needs on X11: Xvfb and the rest, IBus or Fcitx5 with the
+    /// engine installed.
+    public static func require(_ kind: InputMethodKind) throws {
+        try require(x11 + (kind.framework == .ibus ? ibus : []) + (kind.framework == .fcitx5 ? fcitx5 : []))
+        if kind.framework == .ibus {
+            guard let component = kind.ibusComponent else {
+                throw HarnessError("no installed IBus component provides the engine '\(kind.engineName ?? "")' "
+                    + "(looked in /usr/share/ibus/component, /usr/share/m17n, /usr/share/ibus-table/tables)")
+            }
+            try requireIBusEngine(component)
+        }
+        if let inputMethod = kind.fcitxInputMethod { try requireFcitx5InputMethod(inputMethod.rawValue) }
+    }
+
     public static func requireIBusEngine(_ name: String) throws {
         let component = "/usr/share/ibus/component/\(name).xml"
         if !FileManager.default.fileExists(atPath: component) {

@@ -1,143 +1,156 @@
 import Foundation
 import ComposerCore
 
-/// Which input method the app gets.
-public enum InputMethodKind: String, Sendable, CaseIterable {
-    /// ibus-daemon with ibus-anthy in hiragana mode (`GTK_IM_MODULE=ibus`).
-    case ibusAnthy
-    /// ibus-daemon with ibus-hangul in Hangul mode (`GTK_IM_MODULE=ibus`).
-    case ibusHangul
-    /// GTK's built-in simple context (`GTK_IM_MODULE=gtk-im-context-simple`), no daemon.
-    case gtkSimple
-    /// fcitx5 with fcitx5-anthy (hiragana) as its input method (`GTK_IM_MODULE=fcitx`).
-    case fcitxAnthy
-    /// fcitx5 with fcitx5-hangul (Dubeolsik) as its input method (`GTK_IM_MODULE=fcitx`).
-    case fcitxHangul
-    /// ibus-libpinyin (Chinese pinyin; `nihao` Space → 你好).
-    case ibusLibpinyin
-    /// ibus-chewing (Chinese Zhuyin, standard layout; `s u 3` → 你).
-    case ibusChewing
-    /// ibus-table's Cangjie 5 (`o n f` Space → 你).
-    case ibusCangjie
-    /// ibus-unikey (Vietnamese Telex in a preedit; `tieengs` → tiếng).
-    case ibusUnikey
-    /// ibus-m17n `vi-telex` (Vietnamese; reads surrounding text on every key).
-    case ibusViTelex
-    /// ibus-m17n `hi-inscript` (Hindi, Devanagari InScript: graphemes of several scalars).
-    case ibusHiInscript
-    /// fcitx5-chinese-addons pinyin.
-    case fcitxPinyin
-    /// fcitx5-chewing (Zhuyin).
-    case fcitxChewing
-    /// fcitx5-unikey (Vietnamese Telex).
-    case fcitxUnikey
-    /// ibus-mozc (Japanese), started in hiragana (`IBus.configureEngines`). Its conversion
-    /// server refuses root: the whole session runs as an unprivileged user.
-    case ibusMozc
-    /// fcitx5-mozc (Japanese; hiragana once fcitx5 activates it), unprivileged likewise.
-    case fcitxMozc
-    /// fcitx5-anthy as sway's input method (input-method-v2), GTK's `wayland` module
-    /// (text-input-v3): `WaylandIMSession`, not `ComposerSession`.
-    case waylandFcitxAnthy
-    /// fcitx5-hangul the same way.
-    case waylandFcitxHangul
-
-    var gtkIMModule: String {
-        if ibusEngine != nil { return "ibus" }
-        if fcitxInputMethod != nil { return "fcitx" }
-        if self == .waylandFcitxAnthy || self == .waylandFcitxHangul { return "wayland" }
-        return "gtk-im-context-simple"
-    }
-
-    /// The name tests, transcripts and docs/ime-matrix.md use (the Debian package's name,
-    /// plus the m17n table where one package has many).
-    public var slug: String {
-        switch self {
-        case .ibusAnthy: "ibus-anthy"
-        case .ibusHangul: "ibus-hangul"
-        case .gtkSimple: "gtk-simple"
-        case .fcitxAnthy: "fcitx5-anthy"
-        case .fcitxHangul: "fcitx5-hangul"
-        case .ibusLibpinyin: "ibus-libpinyin"
-        case .ibusChewing: "ibus-chewing"
-        case .ibusCangjie: "ibus-table-cangjie5"
-        case .ibusUnikey: "ibus-unikey"
-        case .ibusViTelex: "ibus-m17n-vi-telex"
-        case .ibusHiInscript: "ibus-m17n-hi-inscript"
-        case .fcitxPinyin: "fcitx5-pinyin"
-        case .fcitxChewing: "fcitx5-chewing"
-        case .fcitxUnikey: "fcitx5-unikey"
-        case .ibusMozc: "ibus-mozc"
-        case .fcitxMozc: "fcitx5-mozc"
-        case .waylandFcitxAnthy: "wayland-fcitx5-anthy"
-        case .waylandFcitxHangul: "wayland-fcitx5-hangul"
-        }
+/// Which input method the app gets: a framework (IBus, Fcitx5, GTK's simple context, or
+/// fcitx5 as a Wayland compositor's input method) and, for IBus and Fcitx5, the engine.
+/// The lab's known engines are the static members (each with an engine file in
+/// `data/lab/engines/`); `ibus(_:)` and `fcitx5(_:)` name any other installed engine
+/// (`ime-composer matrix --engine ibus:NAME`), which the matrix judges by invariants.
+public struct InputMethodKind: Hashable, Sendable, CustomStringConvertible {
+    public enum Framework: String, Sendable {
+        case ibus, fcitx5
+        case gtkSimple = "gtk-simple"
+        /// fcitx5 as sway's input method (input-method-v2), GTK's `wayland` module
+        /// (text-input-v3): `WaylandIMSession`, not `ComposerSession`.
+        case waylandFcitx5 = "wayland-fcitx5"
     }
 
     /// A key the engine composes into a preedit containing `preedit` (any preedit when
-    /// empty), and the key that empties the preedit again without committing: used to
-    /// prove the engine is attached.
-    var probe: (key: String, preedit: String, cancelKey: String)? {
-        switch self {
-        case .ibusAnthy, .fcitxAnthy, .waylandFcitxAnthy, .ibusMozc, .fcitxMozc: return ("a", "あ", "Escape")
-        case .ibusHangul, .fcitxHangul, .waylandFcitxHangul: return ("r", "ㄱ", "BackSpace")
-        case .gtkSimple: return nil
-        case .ibusLibpinyin: return ("n", "", "Escape")
-        case .fcitxPinyin: return ("n", "n", "Escape")
-        case .ibusChewing, .fcitxChewing: return ("s", "ㄋ", "BackSpace")
-        case .ibusCangjie: return ("o", "人", "Escape")
-        case .ibusUnikey, .fcitxUnikey, .ibusViTelex: return ("a", "a", "BackSpace")
-        case .ibusHiInscript: return ("d", "\u{94D}", "BackSpace")
+    /// empty), and the key that empties the preedit again: proves the engine is attached.
+    public struct Probe: Hashable, Sendable {
+        public let key: String
+        public let preedit: String
+        public let cancelKey: String
+        public init(key: String, preedit: String, cancelKey: String) {
+            self.key = key
+            self.preedit = preedit
+            self.cancelKey = cancelKey
+        }
+    }
+
+    /// The name tests, transcripts and the matrix use (the Debian package's name, plus the
+    /// m17n table where one package has many; `ibus:NAME` / `fcitx5:NAME` for the others).
+    public let slug: String
+    public let framework: Framework
+    /// The IBus engine (`ibus engine NAME`) or the fcitx5 input method's name.
+    public let engineName: String?
+    /// The IBus component (`/usr/share/ibus/component/NAME.xml`) that provides the engine.
+    public let ibusComponent: String?
+    public let probe: Probe?
+    /// Whether the session must run as an unprivileged user (`TestSession.unprivileged`):
+    /// mozc_server exits at once under root.
+    public let runsUnprivileged: Bool
+
+    public init(slug: String, framework: Framework, engineName: String? = nil, ibusComponent: String? = nil,
+                probe: Probe?, runsUnprivileged: Bool = false) {
+        self.slug = slug
+        self.framework = framework
+        self.engineName = engineName
+        self.ibusComponent = ibusComponent
+        self.probe = probe
+        self.runsUnprivileged = runsUnprivileged
+    }
+
+    public var description: String { slug }
+    /// The session's name (`TestSession`).
+    public var rawValue: String { slug }
+
+    var gtkIMModule: String {
+        switch framework {
+        case .ibus: "ibus"
+        case .fcitx5: "fcitx"
+        case .waylandFcitx5: "wayland"
+        case .gtkSimple: "gtk-im-context-simple"
         }
     }
 
     /// The IBus engine name (`ibus engine NAME`).
-    var ibusEngine: String? {
-        switch self {
-        case .ibusAnthy: "anthy"
-        case .ibusHangul: "hangul"
-        case .ibusLibpinyin: "libpinyin"
-        case .ibusChewing: "chewing"
-        case .ibusCangjie: "table:cangjie5"
-        case .ibusUnikey: "Unikey"
-        case .ibusViTelex: "m17n:vi:telex"
-        case .ibusHiInscript: "m17n:hi:inscript"
-        case .ibusMozc: "mozc-jp"
-        case .gtkSimple, .fcitxAnthy, .fcitxHangul, .fcitxPinyin, .fcitxChewing, .fcitxUnikey, .fcitxMozc,
-             .waylandFcitxAnthy, .waylandFcitxHangul: nil
-        }
+    public var ibusEngine: String? { framework == .ibus ? engineName : nil }
+
+    public var fcitxInputMethod: Fcitx5.InputMethod? {
+        framework == .fcitx5 ? engineName.map(Fcitx5.InputMethod.init(rawValue:)) : nil
     }
 
-    /// The IBus component file (`/usr/share/ibus/component/NAME.xml`) that provides it.
-    var ibusComponent: String? {
-        switch self {
-        case .ibusAnthy: "anthy"
-        case .ibusHangul: "hangul"
-        case .ibusLibpinyin: "libpinyin"
-        case .ibusChewing: "chewing"
-        case .ibusCangjie: "table"
-        case .ibusUnikey: "unikey"
-        case .ibusViTelex, .ibusHiInscript: "m17n"
-        case .ibusMozc: "mozc"
-        default: nil
-        }
+    private static func probe(_ key: String, _ preedit: String, _ cancel: String) -> Probe {
+        Probe(key: key, preedit: preedit, cancelKey: cancel)
     }
 
-    var fcitxInputMethod: Fcitx5.InputMethod? {
-        switch self {
-        case .fcitxAnthy: .anthy
-        case .fcitxHangul: .hangul
-        case .fcitxPinyin: .pinyin
-        case .fcitxChewing: .chewing
-        case .fcitxUnikey: .unikey
-        case .fcitxMozc: .mozc
-        default: nil
-        }
+    /// ibus-daemon with ibus-anthy in hiragana mode (`GTK_IM_MODULE=ibus`).
+    public static let ibusAnthy = Self(slug: "ibus-anthy", framework: .ibus, engineName: "anthy", ibusComponent: "anthy",
+                                       probe: probe("a", "あ", "Escape"))
+    /// ibus-daemon with ibus-hangul in Hangul mode (`GTK_IM_MODULE=ibus`).
+    public static let ibusHangul = Self(slug: "ibus-hangul", framework: .ibus, engineName: "hangul", ibusComponent: "hangul",
+                                        probe: probe("r", "ㄱ", "BackSpace"))
+    /// GTK's built-in simple context (`GTK_IM_MODULE=gtk-im-context-simple`), no daemon.
+    public static let gtkSimple = Self(slug: "gtk-simple", framework: .gtkSimple, probe: nil)
+    /// fcitx5 with fcitx5-anthy (hiragana) as its input method (`GTK_IM_MODULE=fcitx`).
+    public static let fcitxAnthy = Self(slug: "fcitx5-anthy", framework: .fcitx5, engineName: "anthy",
+                                        probe: probe("a", "あ", "Escape"))
+    /// fcitx5 with fcitx5-hangul (Dubeolsik) as its input method (`GTK_IM_MODULE=fcitx`).
+    public static let fcitxHangul = Self(slug: "fcitx5-hangul", framework: .fcitx5, engineName: "hangul",
+                                         probe: probe("r", "ㄱ", "BackSpace"))
+    /// ibus-libpinyin (Chinese pinyin; `nihao` Space → 你好).
+    public static let ibusLibpinyin = Self(slug: "ibus-libpinyin", framework: .ibus, engineName: "libpinyin",
+                                           ibusComponent: "libpinyin", probe: probe("n", "", "Escape"))
+    /// ibus-chewing (Chinese Zhuyin, standard layout; `s u 3` → 你).
+    public static let ibusChewing = Self(slug: "ibus-chewing", framework: .ibus, engineName: "chewing",
+                                         ibusComponent: "chewing", probe: probe("s", "ㄋ", "BackSpace"))
+    /// ibus-table's Cangjie 5 (`o n f` Space → 你).
+    public static let ibusCangjie = Self(slug: "ibus-table-cangjie5", framework: .ibus, engineName: "table:cangjie5",
+                                         ibusComponent: "table", probe: probe("o", "人", "Escape"))
+    /// ibus-unikey (Vietnamese Telex in a preedit; `tieengs` → tiếng).
+    public static let ibusUnikey = Self(slug: "ibus-unikey", framework: .ibus, engineName: "Unikey",
+                                        ibusComponent: "unikey", probe: probe("a", "a", "BackSpace"))
+    /// ibus-m17n `vi-telex` (Vietnamese; reads surrounding text on every key).
+    public static let ibusViTelex = Self(slug: "ibus-m17n-vi-telex", framework: .ibus, engineName: "m17n:vi:telex",
+                                         ibusComponent: "m17n", probe: probe("a", "a", "BackSpace"))
+    /// ibus-m17n `hi-inscript` (Hindi, Devanagari InScript: graphemes of several scalars).
+    public static let ibusHiInscript = Self(slug: "ibus-m17n-hi-inscript", framework: .ibus, engineName: "m17n:hi:inscript",
+                                            ibusComponent: "m17n", probe: probe("d", "\u{94D}", "BackSpace"))
+    /// fcitx5-chinese-addons pinyin.
+    public static let fcitxPinyin = Self(slug: "fcitx5-pinyin", framework: .fcitx5, engineName: "pinyin",
+                                         probe: probe("n", "n", "Escape"))
+    /// fcitx5-chewing (Zhuyin).
+    public static let fcitxChewing = Self(slug: "fcitx5-chewing", framework: .fcitx5, engineName: "chewing",
+                                          probe: probe("s", "ㄋ", "BackSpace"))
+    /// fcitx5-unikey (Vietnamese Telex).
+    public static let fcitxUnikey = Self(slug: "fcitx5-unikey", framework: .fcitx5, engineName: "unikey",
+                                         probe: probe("a", "a", "BackSpace"))
+    /// ibus-mozc (Japanese), started in hiragana (`IBus.configureEngines`). Its conversion
+    /// server refuses root: the whole session runs as an unprivileged user.
+    public static let ibusMozc = Self(slug: "ibus-mozc", framework: .ibus, engineName: "mozc-jp", ibusComponent: "mozc",
+                                      probe: probe("a", "あ", "Escape"), runsUnprivileged: true)
+    /// fcitx5-mozc (Japanese; hiragana once fcitx5 activates it), unprivileged likewise.
+    public static let fcitxMozc = Self(slug: "fcitx5-mozc", framework: .fcitx5, engineName: "mozc",
+                                       probe: probe("a", "あ", "Escape"), runsUnprivileged: true)
+    /// fcitx5-anthy as sway's input method, GTK's `wayland` module: `WaylandIMSession`.
+    public static let waylandFcitxAnthy = Self(slug: "wayland-fcitx5-anthy", framework: .waylandFcitx5,
+                                               engineName: "anthy", probe: probe("a", "あ", "Escape"))
+    /// fcitx5-hangul the same way.
+    public static let waylandFcitxHangul = Self(slug: "wayland-fcitx5-hangul", framework: .waylandFcitx5,
+                                                engineName: "hangul", probe: probe("r", "ㄱ", "BackSpace"))
+
+    /// The lab's known engines, in the matrix's order.
+    public static let allCases: [InputMethodKind] = [
+        .ibusAnthy, .ibusHangul, .gtkSimple, .fcitxAnthy, .fcitxHangul, .ibusLibpinyin, .ibusChewing, .ibusCangjie,
+        .ibusUnikey, .ibusViTelex, .ibusHiInscript, .fcitxPinyin, .fcitxChewing, .fcitxUnikey, .ibusMozc, .fcitxMozc,
+        .waylandFcitxAnthy, .waylandFcitxHangul,
+    ]
+
+    /// An IBus engine the lab has no file for, by its IBus name (`m17n:hi:itrans`): its
+    /// component is found among the installed ones (`IBus.component(providing:)`), and it
+    /// is proven attached by `probeKey` showing any preedit (Escape ends it).
+    public static func ibus(_ name: String, probeKey: String) -> InputMethodKind {
+        Self(slug: "ibus:" + name, framework: .ibus, engineName: name, ibusComponent: IBus.component(providing: name),
+             probe: probe(probeKey, "", "Escape"), runsUnprivileged: name.hasPrefix("mozc"))
     }
 
-    /// Whether the session must run as an unprivileged user (`TestSession.unprivileged`):
-    /// mozc_server exits at once under root.
-    var runsUnprivileged: Bool { self == .ibusMozc || self == .fcitxMozc }
+    /// An fcitx5 input method the lab has no file for, by its name (its
+    /// `/usr/share/fcitx5/inputmethod/NAME.conf`).
+    public static func fcitx5(_ name: String, probeKey: String) -> InputMethodKind {
+        Self(slug: "fcitx5:" + name, framework: .fcitx5, engineName: name,
+             probe: probe(probeKey, "", "Escape"), runsUnprivileged: name.hasPrefix("mozc"))
+    }
 }
 
 /// The whole end-to-end setup in one call: Xvfb, D-Bus, IBus (for IBus kinds), then
@@ -187,8 +200,7 @@ public final class ComposerSession: @unchecked Sendable {
     public init(_ kind: InputMethodKind, arguments: [String] = [], environment: [String: String] = [:],
                 binary: String? = nil, name: String? = nil, timeout: Duration = .seconds(30),
                 beforeLaunch: ((TestSession) throws -> Void)? = nil) throws {
-        try Prerequisites.require(Prerequisites.x11 + (kind.ibusEngine != nil ? Prerequisites.ibus : []))
-        if let component = kind.ibusComponent { try Prerequisites.requireIBusEngine(component) }
+        try Prerequisites.require(kind)
         self.kind = kind
         let session = try TestSession(name: name ?? kind.rawValue, unprivileged: kind.runsUnprivileged)
         self.session = session
@@ -302,7 +314,8 @@ public final class ComposerSession: @unchecked Sendable {
             }) != nil
         }
         guard answered else {
-            throw session.failure("the \(kind.rawValue) engine never answered the probe key \(probe.key)")
+            throw session.failure("the \(kind.slug) engine never answered the probe key \(probe.key)"
+                + (probe.preedit.isEmpty ? " with a preedit (an engine the lab has no file for is probed with the first of its keys: --keys)" : ""))
         }
         let cancelFrom = trace.entries.count
         try xdotool.key([probe.cancelKey])

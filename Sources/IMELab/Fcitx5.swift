@@ -16,19 +16,25 @@ import Foundation
 ///     try fcitx.waitForFocus(program: "ime-composer")
 public final class Fcitx5: @unchecked Sendable {
     /// Input methods this harness configures (fcitx5 addon names).
-    public enum InputMethod: String, Sendable, CaseIterable {
+    /// An fcitx5 input method, by the name of its `/usr/share/fcitx5/inputmethod/NAME.conf`:
+    /// the lab's known ones below, or any other (`ime-composer matrix --engine fcitx5:NAME`).
+    public struct InputMethod: RawRepresentable, Hashable, Sendable, Decodable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
         /// fcitx5-anthy; starts in hiragana.
-        case anthy
+        public static let anthy = InputMethod(rawValue: "anthy")
         /// fcitx5-hangul; Dubeolsik layout by default (`g k s r m f` → 한글).
-        case hangul
+        public static let hangul = InputMethod(rawValue: "hangul")
         /// fcitx5-chinese-addons pinyin (`nihao` Space → 你好).
-        case pinyin
+        public static let pinyin = InputMethod(rawValue: "pinyin")
         /// fcitx5-chewing (Zhuyin, standard layout).
-        case chewing
+        public static let chewing = InputMethod(rawValue: "chewing")
         /// fcitx5-unikey (Vietnamese Telex).
-        case unikey
+        public static let unikey = InputMethod(rawValue: "unikey")
         /// fcitx5-mozc (Japanese; hiragana when activated). mozc_server refuses root.
-        case mozc
+        public static let mozc = InputMethod(rawValue: "mozc")
     }
 
     public static let busName = "org.fcitx.Fcitx5"
@@ -266,6 +272,3 @@ extension Prerequisites {
         }
     }
 }
-
-/// Named in the engine files' "wayland" sections (`MatrixEngine.WaylandExpectations`).
-extension Fcitx5.InputMethod: Decodable {}

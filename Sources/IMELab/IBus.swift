@@ -162,3 +162,32 @@ public final class IBus: @unchecked Sendable {
         return ibus
     }
 }
+
+extension IBus {
+    /// The installed IBus component that provides the engine `name`, if one does: m17n's
+    /// `m17n:LANG:NAME` (its `LANG-NAME.mim` in `m17nDirectory`), ibus-table's `table:NAME`
+    /// (its table database), else the component file in `components` that lists
+    /// `<name>NAME</name>`.
+    public static func component(providing name: String,
+                                 components: URL = URL(fileURLWithPath: "/usr/share/ibus/component", isDirectory: true),
+                                 m17nDirectory: URL = URL(fileURLWithPath: "/usr/share/m17n", isDirectory: true),
+                                 tables: URL = URL(fileURLWithPath: "/usr/share/ibus-table/tables", isDirectory: true)) -> String? {
+        let fm = FileManager.default
+        let parts = name.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 3, parts[0] == "m17n" {
+            let mim = m17nDirectory.appendingPathComponent("\(parts[1])-\(parts[2]).mim")
+            return fm.fileExists(atPath: components.appendingPathComponent("m17n.xml").path)
+                && fm.fileExists(atPath: mim.path) ? "m17n" : nil
+        }
+        if parts.count == 2, parts[0] == "table" {
+            return fm.fileExists(atPath: components.appendingPathComponent("table.xml").path)
+                && fm.fileExists(atPath: tables.appendingPathComponent(parts[1] + ".db").path) ? "table" : nil
+        }
+        guard let files = try? fm.contentsOfDirectory(at: components, includingPropertiesForKeys: nil) else { return nil }
+        for file in files.sorted(by: { $0.path < $1.path }) where file.pathExtension == "xml" {
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+            if text.contains("<name>\(name)</name>") { return file.deletingPathExtension().lastPathComponent }
+        }
+        return nil
+    }
+}

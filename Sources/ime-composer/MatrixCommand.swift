@@ -21,9 +21,14 @@ struct MatrixCommand: ParsableCommand {
             """)
 
     @Option(name: .customLong("engine"), help: ArgumentHelp(
-        "An engine to run (repeatable): ibus-anthy, fcitx5-hangul, … (`--list` shows them). Default: every installed engine.",
+        "An engine to run (repeatable): ibus-anthy, fcitx5-hangul, … (`--list` shows them), or any installed engine as ibus:NAME or fcitx5:NAME (an IBus engine name such as m17n:hi:itrans; an fcitx5 input method). Default: every installed engine the lab knows.",
         valueName: "ID"))
     var engines: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "The keys (keysym names, space-separated) an engine named ibus:NAME or fcitx5:NAME is typed with; it must show a composition for them. Default: \"k a n a\".",
+        valueName: "KEYS"))
+    var keys: String?
 
     @Option(help: ArgumentHelp("Which sessions: x11, wayland or all.", valueName: "x11|wayland|all"))
     var backend: BackendChoice = .all
@@ -58,11 +63,13 @@ struct MatrixCommand: ParsableCommand {
             throw Unavailable("the engines' expectations cannot be read: \(error)")
         }
         if list { return printList(known) }
+        let invariantKeys = keys.map { $0.split(separator: " ").map(String.init) } ?? MatrixEngine.defaultInvariantKeys
+        if invariantKeys.isEmpty { throw ValidationError("--keys is empty: name the keys, e.g. --keys \"k a n a\"") }
         let named = try engines.map { id -> MatrixEngine in
-            guard let engine = known.first(where: { $0.kind.slug == id }) else {
-                throw ValidationError("--engine \(id): no such engine; the lab knows " + known.map(\.kind.slug).joined(separator: ", "))
-            }
-            return engine
+            if let engine = known.first(where: { $0.kind.slug == id }) { return engine }
+            if let engine = try Self.engine(named: id, known: known, keys: invariantKeys) { return engine }
+            throw ValidationError("--engine \(id): no such engine; the lab knows " + known.map(\.kind.slug).joined(separator: ", ")
+                + ", and any installed engine as ibus:NAME or fcitx5:NAME")
         }
         let candidates = (named.isEmpty ? known : named).filter { backend == .all || $0.backend.rawValue == backend.rawValue }
         if candidates.isEmpty {
@@ -100,11 +107,9 @@ struct MatrixCommand: ParsableCommand {
         let transcripts = directory.appendingPathComponent("transcripts", isDirectory: true)
         try? FileManager.default.removeItem(at: transcripts)
         let selected = scenarios.isEmpty ? MatrixScenario.allCases : MatrixScenario.allCases.filter(scenarios.contains)
-        let total = runnable.reduce(0) { count, engine in
-            count + (engine.backend == .wayland ? WaylandEngine.scenarios.filter(selected.contains).count : selected.count)
-        }
-        let progress = Progress(total: total, enabled: !json && isatty(STDERR_FILENO) == 1)
+        let progress = Progress(enabled: !json && isatty(STDERR_FILENO) == 1)
         let runner = MatrixRunner(scenarios: selected, transcripts: transcripts) { progress.report($0) }
+        progress.total = runnable.reduce(0) { $0 + runner.order(for: $1).count }
         var results: [MatrixEngineResult] = []
         for engine in runnable {
             let result = runner.run(engine)
@@ -136,6 +141,29 @@ struct MatrixCommand: ParsableCommand {
             print("matrix: \(report.summary); \(directory.path)/matrix.md")
         }
         if !report.passed { throw ExitCode(1) }
+    }
+
+    /// `ibus:NAME` / `fcitx5:NAME`: the lab's engine when it knows that IBus engine or
+    /// fcitx5 input method (on X11), else one judged by invariants, typed with `keys`. Nil
+    /// for an id of another form.
+    static func engine(named id: String, known: [MatrixEngine], keys: [String]) throws -> MatrixEngine? {
+        guard let colon = id.firstIndex(of: ":") else { return nil }
+        let framework = String(id[..<colon]), name = String(id[id.index(after: colon)...])
+        guard !name.isEmpty else { throw ValidationError("--engine \(id): name the engine after the colon") }
+        switch framework {
+        case "ibus":
+            if let engine = known.first(where: { $0.backend == .x11 && $0.kind.ibusEngine == name }) { return engine }
+            let kind = InputMethodKind.ibus(name, probeKey: keys[0])
+            let package = kind.ibusComponent.flatMap { DebianPackages.owner(of: "/usr/share/ibus/component/\($0).xml") } ?? "ibus"
+            return .judgedByInvariants(kind, keys: keys, package: package)
+        case "fcitx5":
+            if let engine = known.first(where: { $0.backend == .x11 && $0.kind.fcitxInputMethod?.rawValue == name }) { return engine }
+            let kind = InputMethodKind.fcitx5(name, probeKey: keys[0])
+            let package = DebianPackages.owner(of: "/usr/share/fcitx5/inputmethod/\(name).conf") ?? "fcitx5"
+            return .judgedByInvariants(kind, keys: keys, package: package)
+        default:
+            throw ValidationError("--engine \(id): the framework before the colon is ibus or fcitx5")
+        }
     }
 
     /// "ibus-anthy  x11  8/8 passed  41.2 s", then each failure.
@@ -170,14 +198,13 @@ struct Unavailable: Error, CustomStringConvertible {
 
 /// The progress line on a terminal: the engine, the scenario n of N, the time since the start.
 private final class Progress: @unchecked Sendable {
-    private let total: Int
+    var total = 0
     private let enabled: Bool
     private let start = ContinuousClock.now
     private var done = 0
     private let lock = NSLock()
 
-    init(total: Int, enabled: Bool) {
-        self.total = total
+    init(enabled: Bool) {
         self.enabled = enabled
     }
 

@@ -53,6 +53,41 @@ public struct MatrixEngine: Sendable, CustomStringConvertible, Decodable {
 
     public var description: String { kind.slug }
 
+    /// The keys an engine the lab has no expectations for is typed with, judged by the
+    /// invariants every engine keeps (`InvariantRun`); nil for an engine with a file.
+    public let invariantKeys: [String]?
+
+    /// The keys `invariantKeys` defaults to: a word most engines compose (romaji かな,
+    /// ITRANS कना, pinyin, Hangul 2-set ㅏ무ㅏ).
+    public static let defaultInvariantKeys = ["k", "a", "n", "a"]
+
+    /// An engine with no expectations (`ime-composer matrix --engine ibus:NAME`): typed with
+    /// `keys` and judged by invariants.
+    public static func judgedByInvariants(_ kind: InputMethodKind, keys: [String] = defaultInvariantKeys,
+                                          package: String) -> MatrixEngine {
+        MatrixEngine(kind: kind, package: package, keys: keys)
+    }
+
+    private init(kind: InputMethodKind, package: String, keys: [String]) {
+        self.kind = kind
+        self.package = package
+        invariantKeys = keys
+        compose = keys
+        showing = ""
+        commitKeys = ["Return"]
+        committed = ""
+        enterCommits = ""
+        afterBackSpace = ""
+        wordKeys = keys
+        word = ""
+        focusOut = .drops
+        click = .drops
+        hardLimitFiller = "ab"
+        notes = "No expectations: judged by the invariants every engine keeps."
+        gsettings = []
+        wayland = nil
+    }
+
     public enum Ending: Sendable, CustomStringConvertible, Decodable, Equatable {
         /// It commits what it showed.
         case commits(String)
@@ -138,7 +173,16 @@ public struct MatrixEngine: Sendable, CustomStringConvertible, Decodable {
         }
     }
 
+    /// An engine file's `probe`: a key that shows a preedit containing `preedit` (any when
+    /// empty) and the key that ends it.
+    private struct ProbeFields: Decodable {
+        let key: String
+        let preedit: String
+        let cancel: String
+    }
+
     enum CodingKeys: String, CodingKey {
+        case framework, engineName = "engine_name", probe, unprivileged
         case kind = "engine", package, compose, showing, commitKeys = "commit_keys", committed, enterCommits = "enter_commits"
         case afterBackSpace = "after_backspace", wordKeys = "word_keys", word, focusOut = "focus_out", click
         case hardLimitFiller = "hard_limit_filler", notes, wayland, gsettings
@@ -147,11 +191,32 @@ public struct MatrixEngine: Sendable, CustomStringConvertible, Decodable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let slug = try container.decode(String.self, forKey: .kind)
-        guard let kind = InputMethodKind(slug: slug) else {
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription:
-                "no engine is called \"\(slug)\" (known: \(InputMethodKind.allCases.map(\.slug).joined(separator: ", ")))")
+        if let kind = InputMethodKind(slug: slug) {
+            self.kind = kind
+        } else {
+            // An engine the lab has no Swift for: the file says how to get it.
+            guard let framework = try container.decodeIfPresent(String.self, forKey: .framework) else {
+                throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription:
+                    "\"\(slug)\" is none of the lab's engines (\(InputMethodKind.allCases.map(\.slug).joined(separator: ", "))): "
+                    + "say its \"framework\" (ibus or fcitx5), \"engine_name\" and \"probe\"")
+            }
+            let name = try container.decode(String.self, forKey: .engineName)
+            let probe = try container.decode(ProbeFields.self, forKey: .probe)
+            let unprivileged = try container.decodeIfPresent(Bool.self, forKey: .unprivileged) ?? false
+            let known = InputMethodKind.Probe(key: probe.key, preedit: probe.preedit, cancelKey: probe.cancel)
+            switch framework {
+            case "ibus":
+                kind = InputMethodKind(slug: slug, framework: .ibus, engineName: name,
+                                       ibusComponent: IBus.component(providing: name), probe: known,
+                                       runsUnprivileged: unprivileged)
+            case "fcitx5":
+                kind = InputMethodKind(slug: slug, framework: .fcitx5, engineName: name, probe: known,
+                                       runsUnprivileged: unprivileged)
+            default:
+                throw DecodingError.dataCorruptedError(forKey: .framework, in: container, debugDescription:
+                    "\"\(framework)\": the framework of an engine file is ibus or fcitx5")
+            }
         }
-        self.kind = kind
         package = try container.decode(String.self, forKey: .package)
         compose = try container.decode([String].self, forKey: .compose)
         showing = try container.decode(String.self, forKey: .showing)
@@ -167,6 +232,7 @@ public struct MatrixEngine: Sendable, CustomStringConvertible, Decodable {
         notes = try container.decodeIfPresent(String.self, forKey: .notes) ?? ""
         wayland = try container.decodeIfPresent(WaylandExpectations.self, forKey: .wayland)
         gsettings = try container.decodeIfPresent([GSetting].self, forKey: .gsettings) ?? []
+        invariantKeys = nil
         for (name, keys) in [("compose", compose), ("commit_keys", commitKeys), ("word_keys", wordKeys)] where keys.isEmpty {
             throw DecodingError.dataCorruptedError(forKey: .compose, in: container, debugDescription: "\(name) is empty")
         }
@@ -222,8 +288,8 @@ public struct MatrixEngine: Sendable, CustomStringConvertible, Decodable {
                 throw HarnessError("\(file.path): \(error)")
             }
         }
-        let order = Dictionary(uniqueKeysWithValues: InputMethodKind.allCases.enumerated().map { ($1, $0) })
-        return engines.sorted { order[$0.kind]! < order[$1.kind]! }
+        let order = Dictionary(uniqueKeysWithValues: InputMethodKind.allCases.enumerated().map { ($1.slug, $0) })
+        return engines.sorted { (order[$0.kind.slug] ?? .max, $0.kind.slug) < (order[$1.kind.slug] ?? .max, $1.kind.slug) }
     }
 
     private static func explain(_ error: DecodingError) -> String {

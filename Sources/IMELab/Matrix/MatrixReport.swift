@@ -8,8 +8,10 @@ public struct MatrixReport: Sendable {
     public var skipped: [(engine: MatrixEngine, missing: String)]
     /// Installed versions of the engines' packages and of the frameworks (`DebianPackages`).
     public var versions: [String: String]
-    /// Where the engines' expectations were read from (`MatrixEngine.directory`).
-    public var expectations: String = MatrixEngine.directory.path
+    /// Where the engines' expectations were read from (`MatrixEngine.directory`), relative
+    /// to the working directory when inside it (`make test` in the source tree:
+    /// `data/lab/engines`, the same on every machine).
+    public var expectations: String = MatrixReport.shown(MatrixEngine.directory)
     /// The baseline this run was compared with (`--baseline DIR`), and each cell that
     /// answered differently, with its first difference.
     public var baseline: (directory: String, changed: [(engine: String, scenario: MatrixScenario, difference: String)])?
@@ -19,6 +21,13 @@ public struct MatrixReport: Sendable {
         self.results = results
         self.skipped = skipped
         self.versions = versions
+    }
+
+    /// `url`'s path relative to the working directory when it is inside it, else whole.
+    static func shown(_ url: URL) -> String {
+        let path = url.standardizedFileURL.path
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).standardizedFileURL.path
+        return path.hasPrefix(here + "/") ? String(path.dropFirst(here.count + 1)) : path
     }
 
     /// The frameworks whose versions a report names.
@@ -62,6 +71,7 @@ public struct MatrixReport: Sendable {
                     "seconds": (cell.seconds * 1000).rounded() / 1000, "transcript": relative(cell.transcript),
                     "key_to_preedit_ms": cell.timing.toPreedit, "key_to_commit_ms": cell.timing.toCommit,
                     "first_line": cell.firstLine,
+                    "judged_by": result.engine.invariantKeys == nil ? "expectations" : "invariants",
                 ]
             }
         }
@@ -155,6 +165,13 @@ public struct MatrixReport: Sendable {
             lines += ["## \(result.engine.kind.slug)", "",
                       "\(result.engine.backend.rawValue), IM module `\(result.engine.kind.imModule)`, "
                         + "`\(result.engine.package)`\(version).", ""]
+            if let keys = result.engine.invariantKeys {
+                lines += ["No expectations (the lab has no file for this engine): typed with `\(keys.joined(separator: " "))` "
+                    + "and judged by the invariants every engine keeps — Enter while composing never sends; each commit "
+                    + "reaches the text once, as committed; a composition never vanishes without a key, a commit, a focus "
+                    + "change or a click to explain it; focus loss and a click leave the text with nothing, what was drawn "
+                    + "or what was committed, once; the hard limit never cuts while composing.", ""]
+            }
             for problem in result.problems { lines.append("- **session** — ❌ \(escaped(problem))") }
             for cell in result.cells {
                 let seconds = String(format: "%.1f s", cell.seconds)
@@ -168,6 +185,19 @@ public struct MatrixReport: Sendable {
 
 /// Installed Debian packages' versions, read from dpkg's status file (no subprocess).
 public enum DebianPackages {
+    /// The installed package that owns `path`, from dpkg's file lists (`dpkg -S` without
+    /// a subprocess), if any.
+    public static func owner(of path: String, info: URL = URL(fileURLWithPath: "/var/lib/dpkg/info", isDirectory: true)) -> String? {
+        guard let files = try? FileManager.default.contentsOfDirectory(at: info, includingPropertiesForKeys: nil) else { return nil }
+        for file in files where file.pathExtension == "list" {
+            guard let text = try? String(contentsOf: file, encoding: .utf8),
+                  text.split(separator: "\n").contains(where: { $0 == path }) else { continue }
+            // "ibus-m17n.list", "libfoo:amd64.list"
+            return String(file.deletingPathExtension().lastPathComponent.split(separator: ":").first ?? "")
+        }
+        return nil
+    }
+
     public static func versions(of names: Set<String>, status: URL = URL(fileURLWithPath: "/var/lib/dpkg/status")) -> [String: String] {
         guard let text = try? String(contentsOf: status, encoding: .utf8) else { return [:] }
         var found: [String: String] = [:]

@@ -31,12 +31,7 @@ public struct MatrixRunner: Sendable {
                     throw HarnessError("fcitx5 input method '\(inputMethod.rawValue)' is not installed (\(conf) missing)")
                 }
             } else {
-                try Prerequisites.require(Prerequisites.x11 + (engine.kind.ibusEngine != nil ? Prerequisites.ibus : []))
-                if let component = engine.kind.ibusComponent { try Prerequisites.requireIBusEngine(component) }
-                if let inputMethod = engine.kind.fcitxInputMethod {
-                    try Prerequisites.require(Prerequisites.fcitx5)
-                    try Prerequisites.requireFcitx5InputMethod(inputMethod.rawValue)
-                }
+                try Prerequisites.require(engine.kind)
             }
             return nil
         } catch {
@@ -124,8 +119,9 @@ public struct MatrixRunner: Sendable {
     }
 
     /// The scenarios in the order the engine's backend runs them.
-    private func order(for engine: MatrixEngine) -> [MatrixScenario] {
-        engine.wayland == nil ? scenarios : WaylandEngine.scenarios.filter(scenarios.contains)
+    public func order(for engine: MatrixEngine) -> [MatrixScenario] {
+        if engine.invariantKeys != nil { return InvariantRun.scenarios.filter(scenarios.contains) }
+        return engine.wayland == nil ? scenarios : WaylandEngine.scenarios.filter(scenarios.contains)
     }
 
     /// The app says it uses the backend and the IM module the session set up (with
@@ -155,7 +151,10 @@ public struct MatrixRunner: Sendable {
         }
         return MatrixDriver(session: cs.session, trace: { cs.trace },
                             restart: { try cs.restartApp(arguments: $0) },
-                            run: { try MatrixRun(cs: cs, engine: engine).run($0) },
+                            run: { scenario in
+                                engine.invariantKeys == nil ? try MatrixRun(cs: cs, engine: engine).run(scenario)
+                                                            : try InvariantRun(cs: cs, engine: engine).run(scenario)
+                            },
                             terminate: { try cs.terminateApp() }, stop: { cs.stop() })
     }
 

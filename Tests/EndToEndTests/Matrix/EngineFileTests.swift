@@ -11,6 +11,7 @@ struct EngineFileTests {
         #expect(engines.count == InputMethodKind.allCases.count, "a file for every engine the lab drives")
         #expect(MatrixEngine.x11.map(\.kind.slug) == engines.filter { $0.wayland == nil }.map(\.kind.slug))
         #expect(MatrixEngine.x11.count == 16)
+        #expect(engines.map(\.kind.slug) == InputMethodKind.allCases.map(\.slug), "in the matrix's order")
         #expect(WaylandEngine.all.map(\.description) == ["wayland-fcitx5-anthy", "wayland-fcitx5-hangul"])
         let anthy = try #require(engines.first { $0.kind == .ibusAnthy })
         #expect(anthy.compose == ["i", "n", "u"] && anthy.focusOut == .drops && anthy.click == .commits("いぬ"))
@@ -22,7 +23,9 @@ struct EngineFileTests {
     }
 
     @Test(arguments: [
-        (#"{"engine": "ibus-klingon"}"#, "no engine is called \"ibus-klingon\""),
+        (#"{"engine": "ibus-klingon"}"#, "\"ibus-klingon\" is none of the lab's engines"),
+        (#"{"engine": "ibus-klingon", "framework": "scim", "engine_name": "klingon", "probe": {"key": "a", "preedit": "", "cancel": "Escape"}}"#,
+         "\"scim\": the framework of an engine file is ibus or fcitx5"),
         (#"{"engine": "ibus-anthy", "package": "ibus-anthy", "compose": ["i"]}"#, "missing \"showing\""),
         (#"{"engine": "ibus-anthy", "package": "ibus-anthy", "compose": [], "showing": "い", "commit_keys": ["Return"], "committed": "い", "enter_commits": "い", "after_backspace": "", "word_keys": ["i"], "word": "い", "focus_out": "drops", "click": "drops"}"#,
          "compose is empty"),
@@ -51,5 +54,25 @@ struct EngineFileTests {
         try FileManager.default.copyItem(at: source, to: directory.appendingPathComponent("ibus-hangul.json"))
         let error = try #require(throws: HarnessError.self) { try MatrixEngine.load(from: directory) }
         #expect("\(error)".contains("name it ibus-anthy.json"), "\(error)")
+    }
+
+    /// Adding an engine needs no Swift: a file for an engine the lab has no Swift for says
+    /// its framework, its engine name and its probe.
+    @Test func anEngineFileCanDescribeAnEngineTheLabHasNoSwiftFor() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("engines-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try #"""
+            {"engine": "ibus-m17n-hi-itrans", "framework": "ibus", "engine_name": "m17n:hi:itrans",
+             "probe": {"key": "k", "preedit": "क", "cancel": "Escape"}, "package": "ibus-m17n",
+             "notes": "Hindi ITRANS: k a composes क.", "compose": ["k", "a"], "showing": "क", "commit_keys": ["Return"],
+             "committed": "क", "enter_commits": "क", "after_backspace": "", "word_keys": ["k", "a", "Return"], "word": "क",
+             "focus_out": "drops", "click": "drops"}
+            """#.write(to: directory.appendingPathComponent("ibus-m17n-hi-itrans.json"), atomically: true, encoding: .utf8)
+        let engine = try #require(try MatrixEngine.load(from: directory).first)
+        #expect(engine.kind.slug == "ibus-m17n-hi-itrans" && engine.kind.framework == .ibus)
+        #expect(engine.kind.ibusEngine == "m17n:hi:itrans" && engine.kind.probe?.preedit == "क")
+        #expect(engine.kind.ibusComponent == (FileManager.default.fileExists(atPath: "/usr/share/m17n/hi-itrans.mim") ? "m17n" : nil))
+        #expect(engine.invariantKeys == nil, "judged by its expectations")
     }
 }

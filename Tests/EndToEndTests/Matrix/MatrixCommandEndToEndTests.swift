@@ -141,6 +141,43 @@ struct MatrixCommandEndToEndTests {
         #expect((baseline["changed"] as? [[String: Any]])?.first?["scenario"] as? String == "compose-commit", "\(baseline)")
     }
 
+    /// An engine the lab has no file for, named by its IBus name: an ibus-m17n keymap no
+    /// engine file lists (Hindi ITRANS), typed with the default keys and judged by the
+    /// invariants.
+    @Test(.timeLimit(.minutes(3)))
+    func anEngineWithoutExpectationsIsJudgedByTheInvariants() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try MatrixEngine.load().allSatisfy { $0.kind.ibusEngine != "m17n:hi:itrans" }, "no file lists it")
+        let (result, session) = try Self.matrix(["--engine", "ibus:m17n:hi:itrans", "--out", "lab"], in: folder)
+        defer { session.stop() }
+        #expect(result.status == 0, "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        #expect(result.stdout.contains("ibus:m17n:hi:itrans  x11  4/4 passed"), "\(result.stdout)")
+        let out = folder.appendingPathComponent("lab")
+        let cells = try #require(try Self.report(out)["cells"] as? [[String: Any]])
+        #expect(cells.map { $0["scenario"] as? String } == ["enter-confirms-then-sends", "hard-limit-mid-composition",
+                                                            "focus-out-mid-composition", "click-mid-composition"])
+        #expect(cells.allSatisfy { $0["verdict"] as? String == "passed" && $0["judged_by"] as? String == "invariants" }, "\(cells)")
+        #expect(cells.allSatisfy { ($0["reason"] as? String)?.hasSuffix("every invariant held") == true }, "\(cells)")
+        #expect(cells.first?["package"] as? String == "ibus-m17n", "\(cells)")
+        let markdown = try String(contentsOf: out.appendingPathComponent("matrix.md"), encoding: .utf8)
+        #expect(markdown.contains("No expectations (the lab has no file for this engine): typed with `k a n a`"))
+        // The keys composed Devanagari: the transcript has the engine's answers.
+        let enter = try #require(cells.first?["transcript"] as? String)
+        let transcript = try String(contentsOf: out.appendingPathComponent(enter), encoding: .utf8)
+        #expect(transcript.contains(#""ev":"commit""#) && transcript.contains("न"), "\(transcript.suffix(800))")
+    }
+
+    @Test func anUnknownEngineThatIsNotInstalledCannotBeHadAndItExitsThree() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (result, session) = try Self.matrix(["--engine", "ibus:m17n:xx:klingon"], in: folder, timeout: .seconds(30))
+        defer { session.stop() }
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("ibus:m17n:xx:klingon cannot run here: no installed IBus component provides the engine 'm17n:xx:klingon'"),
+                "\(result.stderr)")
+    }
+
     @Test func withoutXvfbOnThePathTheSessionCannotBeHadAndItExitsThree() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -155,6 +192,9 @@ struct MatrixCommandEndToEndTests {
 
     @Test(arguments: [
         (["--engine", "ibus-klingon"], "--engine ibus-klingon: no such engine; the lab knows ibus-anthy"),
+        (["--engine", "scim:klingon"], "--engine scim:klingon: the framework before the colon is ibus or fcitx5"),
+        (["--engine", "ibus:"], "--engine ibus:: name the engine after the colon"),
+        (["--engine", "ibus:m17n:hi:itrans", "--keys", ""], "--keys is empty"),
         (["--scenario", "type-fast"], "type-fast"),
         (["--backend", "mir"], "--backend"),
         (["--engine", "ibus-anthy", "--backend", "wayland"], "no engine runs on wayland"),
