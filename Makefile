@@ -4,10 +4,14 @@
 #   make po      regenerate po/ime-composer.pot from the sources and merge it into po/*.po (meson)
 #   make test    deps + build + build tests (a compiler warning in our sources fails it) + run every
 #                suite (Swift Testing; a GLib warning or critical in the output fails it); a summary.
-#                Writes only under .build/ (the input-method matrix: .build/ime-matrix.md); a run
-#                that changes what `git status` lists (tracked or untracked files) fails.
-#   make matrix-doc  docs/ime-matrix.md from the last full `make test` run's .build/ime-matrix.md;
-#                without one, runs the matrix suites first (then their failures fail it)
+#                Writes only under .build/; a run that changes what `git status` lists (tracked or
+#                untracked files) fails. A full run (no TEST_ARGS filter) then runs the input-method
+#                matrix through the command users run, `ime-composer matrix --out .build/ime-matrix`
+#                (a failed cell fails make test), and writes .build/ime-matrix.md and .build/known-bugs.md.
+#   make matrix  the input-method matrix alone: ime-composer matrix --out .build/ime-matrix
+#                (IME_MATRIX_ONLY=ibus-anthy,fcitx5-hangul picks engines; MATRIX_ARGS adds arguments)
+#   make matrix-doc  docs/ime-matrix.md and docs/known-bugs.md from the last full `make test` run;
+#                without one, runs the matrix and the known-bug checks first (their failures fail it)
 #   make run     deps + release build + run it (.build/release/ime-composer, what make bench measures);
 #                with no display, the headless demo (out/demo/) with that build
 #   make bench   release builds + the C references and paint meter (Benchmarks/) into .build/bench/;
@@ -29,14 +33,30 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/ime-composer
 TEST_LOG := .build/make-test.log
 BUILD_LOG := .build/make-build.log
-# The input-method matrix's results (one file per engine, and bugs/; the tests write them where
-# IME_MATRIX_RESULTS says) and the document made from them after a full run (not when TEST_ARGS
-# filters the suites or IME_MATRIX_ONLY picks engines): run output, under .build/ like all of
-# a test run's. `make matrix-doc` copies the document to the committed docs/ime-matrix.md.
-MATRIX_RESULTS := .build/ime-matrix
+# The input-method matrix: `ime-composer matrix` (the debug build `make test` built) writes its
+# reports and transcripts into MATRIX_OUT; a full, unfiltered run's matrix.md is copied to
+# MATRIX_DOC, which `make matrix-doc` copies to the committed docs/ime-matrix.md. The known-bug
+# checks (a suite) write their results where IME_KNOWN_BUGS says; scripts/known-bugs.py makes
+# KNOWN_BUGS_DOC of them (docs/known-bugs.md). All run output, under .build/.
+MATRIX_OUT := .build/ime-matrix
 MATRIX_DOC := .build/ime-matrix.md
-MATRIX_SUITES := IMEMatrixEndToEndTests|WaylandIMEndToEndTests|KnownBugEndToEndTests
-MATRIX_ENV = IME_MATRIX_RESULTS=$(CURDIR)/$(MATRIX_RESULTS) IME_COMPOSER_LOCALEDIR=$(LOCALE_DIR)
+MATRIX_LOG := .build/make-matrix.log
+MATRIX_ARGS ?=
+KNOWN_BUGS := .build/known-bugs
+KNOWN_BUGS_DOC := .build/known-bugs.md
+KNOWN_BUGS_SUITE := KnownBugEndToEndTests
+TEST_ENV = IME_KNOWN_BUGS=$(CURDIR)/$(KNOWN_BUGS) IME_COMPOSER_LOCALEDIR=$(LOCALE_DIR)
+# Runs the matrix command (shell; sets mstatus): every engine, or those IME_MATRIX_ONLY names.
+RUN_MATRIX = engines=""; for e in $${IME_MATRIX_ONLY//,/ }; do engines="$$engines --engine $$e"; done; \
+	bin="$$($(SWIFT) build --show-bin-path)/ime-composer"; \
+	rm -rf $(MATRIX_OUT) $(MATRIX_DOC); \
+	echo "+ $$bin matrix --out $(MATRIX_OUT)$$engines $(MATRIX_ARGS)"; \
+	mstatus=0; \
+	IME_COMPOSER_LOCALEDIR=$(LOCALE_DIR) "$$bin" matrix --out $(MATRIX_OUT) $$engines $(MATRIX_ARGS) 2>&1 \
+	  | tee $(MATRIX_LOG) || mstatus=$$?; \
+	if [ -z "$$IME_MATRIX_ONLY" ] && [ -z "$(MATRIX_ARGS)" ] && [ -f $(MATRIX_OUT)/matrix.md ]; then \
+	  cp $(MATRIX_OUT)/matrix.md $(MATRIX_DOC); \
+	fi
 # git status (with content hashes) before `make test`, compared after it (scripts/tree-state.py).
 TREE_STATE := .build/tree-before-test.json
 # The message catalogs: meson's i18n module builds them (and the template) in MESON_BUILD
@@ -81,7 +101,7 @@ BINDIR := $(DESTDIR)$(PREFIX)/bin
 DATADIR := $(DESTDIR)$(PREFIX)/share
 # ---------------------------------------------------------------------------------------
 
-.PHONY: all deps build locale po test matrix-doc run bench clean install uninstall transcripts
+.PHONY: all deps build locale po test matrix matrix-doc run bench clean install uninstall transcripts
 
 all: build
 
@@ -102,7 +122,7 @@ po:
 test: deps locale
 	@mkdir -p .build; \
 	/usr/bin/python3 scripts/tree-state.py save $(TREE_STATE) || exit 2; \
-	status=0; stage="swift build --build-tests"; matrix_doc=""; \
+	status=0; stage="swift build --build-tests"; tested=""; matrix_run=""; \
 	echo "+ $(SWIFT) build --build-tests"; \
 	set -o pipefail; \
 	$(SWIFT) build --build-tests 2>&1 | tee $(BUILD_LOG) || status=$$?; \
@@ -115,18 +135,21 @@ test: deps locale
 	fi; \
 	if [ $$status -eq 0 ]; then \
 	  stage="swift test"; \
-	  rm -rf $(MATRIX_RESULTS); \
+	  rm -rf $(KNOWN_BUGS) $(KNOWN_BUGS_DOC); \
 	  echo "+ $(SWIFT) test $(TEST_ARGS)"; \
-	  $(MATRIX_ENV) $(SWIFT) test $(TEST_ARGS) 2>&1 | tee $(TEST_LOG) || status=$$?; \
+	  $(TEST_ENV) $(SWIFT) test $(TEST_ARGS) 2>&1 | tee $(TEST_LOG) || status=$$?; \
+	  tested=yes; \
 	  full_run=$(if $(TEST_ARGS:--no-parallel=),,yes); \
-	  if [ -n "$$full_run" ] && [ -z "$$IME_MATRIX_ONLY" ]; then \
-	    rm -f $(MATRIX_DOC); \
-	    /usr/bin/python3 scripts/ime-matrix.py $(MATRIX_RESULTS) $(MATRIX_DOC) && [ -f $(MATRIX_DOC) ] && matrix_doc=$(MATRIX_DOC); \
+	  if [ -n "$$full_run" ]; then \
+	    /usr/bin/python3 scripts/known-bugs.py $(KNOWN_BUGS) $(KNOWN_BUGS_DOC) || true; \
+	    $(RUN_MATRIX); \
+	    matrix_run=yes; \
+	    if [ $$mstatus -ne 0 ] && [ $$status -eq 0 ]; then status=$$mstatus; stage="ime-composer matrix"; fi; \
 	  fi; \
 	fi; \
 	echo; \
 	echo "==================== make test: summary ===================="; \
-	if [ -f $(TEST_LOG) ] && [ "$$stage" = "swift test" ]; then \
+	if [ -f $(TEST_LOG) ] && [ -n "$$tested" ]; then \
 	  grep -E '^(✔|✘|━|􁁛|􀢄).*Test run with' $(TEST_LOG) | tail -n 1 | sed 's/^/Swift Testing: /' || true; \
 	  grep -E 'Executed [0-9]+ tests?' $(TEST_LOG) | tail -n 1 | sed 's/^[[:space:]]*/XCTest:        /' || true; \
 	  failed=$$(grep -E '^(✘|􀢄) Test .*(failed|recorded an issue)' $(TEST_LOG) | grep -v 'Test run with' | sed -E 's/ (failed|recorded an issue).*//; s/^(✘|􀢄) Test /  - /' | sort -u); \
@@ -137,10 +160,14 @@ test: deps locale
 	    [ $$status -ne 0 ] || { status=1; stage="the test output (GLib warnings or criticals)"; }; \
 	  fi; \
 	  echo "Full log: $(TEST_LOG)"; \
-	  if [ -n "$$matrix_doc" ]; then \
-	    if cmp -s $$matrix_doc docs/ime-matrix.md; then same="the same as"; else same="differs from"; fi; \
-	    echo "Input-method matrix: $$matrix_doc ($$same docs/ime-matrix.md; make matrix-doc copies it there)"; \
-	  fi; \
+	fi; \
+	if [ -n "$$matrix_run" ]; then \
+	  echo "Input-method matrix: $$(grep -E '^matrix: ' $(MATRIX_LOG) | tail -n 1 | sed 's/^matrix: //')"; \
+	  failed=$$(grep -E '^  ' $(MATRIX_LOG) | head -n 20); \
+	  if [ -n "$$failed" ]; then echo "Failed cells:"; echo "$$failed"; fi; \
+	  echo "Matrix log: $(MATRIX_LOG); reports: $(MATRIX_OUT)/matrix.md, matrix.json, transcripts/"; \
+	  docs=""; for d in $(MATRIX_DOC) $(KNOWN_BUGS_DOC); do [ -f $$d ] && docs="$$docs $$d"; done; \
+	  [ -z "$$docs" ] || echo "Documents:$$docs (make matrix-doc copies them to docs/)"; \
 	fi; \
 	/usr/bin/python3 scripts/tree-state.py check $(TREE_STATE) "make test" || \
 	  [ $$status -ne 0 ] || { status=1; stage="the tree check (the run changed files git lists)"; }; \
@@ -151,32 +178,48 @@ test: deps locale
 	fi; \
 	exit $$status
 
-# docs/ime-matrix.md from the last full `make test` run's matrix document; with none (never run,
-# or a filtered run since), the matrix suites are run for it (a failed cell is written down and
-# fails the target).
+# The input-method matrix alone, through the command (see MATRIX_OUT).
+matrix: deps locale
+	@$(SWIFT) build --product ime-composer || exit $$?; \
+	set -o pipefail; \
+	$(RUN_MATRIX); \
+	exit $$mstatus
+
+# docs/ime-matrix.md and docs/known-bugs.md from the last full `make test` run's documents; for a
+# missing one (never run, or a filtered run since) the matrix or the known-bug checks run first
+# (a failed cell or check is written down and fails the target).
 matrix-doc: deps locale
 	@status=0; \
 	if [ -f $(MATRIX_DOC) ]; then \
-	  echo "make matrix-doc: from the last full make test run ($(MATRIX_DOC), $$(date -r $(MATRIX_DOC) '+%F %R'))"; \
+	  echo "make matrix-doc: the matrix from the last full run ($(MATRIX_DOC), $$(date -r $(MATRIX_DOC) '+%F %R'))"; \
 	else \
 	  if [ -n "$$IME_MATRIX_ONLY" ]; then \
 	    echo "make matrix-doc: IME_MATRIX_ONLY=$$IME_MATRIX_ONLY would leave engines out of docs/ime-matrix.md: unset it"; \
 	    exit 2; \
 	  fi; \
-	  echo "make matrix-doc: no $(MATRIX_DOC) from a full make test run: running the matrix suites"; \
-	  echo "+ $(SWIFT) build --build-tests"; \
-	  $(SWIFT) build --build-tests || exit $$?; \
-	  rm -rf $(MATRIX_RESULTS); \
-	  echo "+ $(SWIFT) test --skip-build --no-parallel --filter '$(MATRIX_SUITES)'"; \
+	  echo "make matrix-doc: no $(MATRIX_DOC) from a full run: running the matrix"; \
+	  $(SWIFT) build --product ime-composer || exit $$?; \
 	  set -o pipefail; \
-	  $(MATRIX_ENV) $(SWIFT) test --skip-build --no-parallel --filter '$(MATRIX_SUITES)' 2>&1 \
-	    | tee .build/make-matrix.log || status=$$?; \
-	  /usr/bin/python3 scripts/ime-matrix.py $(MATRIX_RESULTS) $(MATRIX_DOC) || exit $$?; \
-	  [ -f $(MATRIX_DOC) ] || { echo "make matrix-doc: the matrix suites wrote no results"; exit 1; }; \
+	  $(RUN_MATRIX); \
+	  status=$$mstatus; \
+	  [ -f $(MATRIX_DOC) ] || { echo "make matrix-doc: the matrix wrote no report"; exit 1; }; \
 	fi; \
-	cp $(MATRIX_DOC) docs/ime-matrix.md; \
-	echo "make matrix-doc: wrote docs/ime-matrix.md"; git status --short docs/ime-matrix.md 2>/dev/null; \
-	[ $$status -eq 0 ] || echo "make matrix-doc: the matrix suites failed (log: .build/make-matrix.log)"; \
+	if [ -f $(KNOWN_BUGS_DOC) ]; then \
+	  echo "make matrix-doc: the known bugs from the last full run ($(KNOWN_BUGS_DOC))"; \
+	else \
+	  echo "make matrix-doc: no $(KNOWN_BUGS_DOC) from a full run: running $(KNOWN_BUGS_SUITE)"; \
+	  $(SWIFT) build --build-tests || exit $$?; \
+	  rm -rf $(KNOWN_BUGS); \
+	  set -o pipefail; \
+	  $(TEST_ENV) $(SWIFT) test --skip-build --no-parallel --filter '$(KNOWN_BUGS_SUITE)' 2>&1 \
+	    | tee .build/make-known-bugs.log || status=$$?; \
+	  /usr/bin/python3 scripts/known-bugs.py $(KNOWN_BUGS) $(KNOWN_BUGS_DOC) || exit $$?; \
+	  [ -f $(KNOWN_BUGS_DOC) ] || { echo "make matrix-doc: the known-bug checks wrote no results"; exit 1; }; \
+	fi; \
+	cp $(MATRIX_DOC) docs/ime-matrix.md; cp $(KNOWN_BUGS_DOC) docs/known-bugs.md; \
+	echo "make matrix-doc: wrote docs/ime-matrix.md and docs/known-bugs.md"; \
+	git status --short docs/ime-matrix.md docs/known-bugs.md 2>/dev/null; \
+	[ $$status -eq 0 ] || echo "make matrix-doc: a matrix cell or a known-bug check failed (logs: $(MATRIX_LOG), .build/make-known-bugs.log)"; \
 	exit $$status
 
 # Re-record Tests/Transcripts/*.jsonl from the end-to-end tests' real sessions (see README).

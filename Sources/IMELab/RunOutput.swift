@@ -9,18 +9,20 @@ public enum RunOutput {
         ComposerBinary.packageRoot.appendingPathComponent(".build", isDirectory: true)
     }
 
-    public static let matrixResultsVariable = "IME_MATRIX_RESULTS"
+    public static let knownBugsVariable = "IME_KNOWN_BUGS"
 
-    /// The input-method matrix's results, one JSON file per engine and `bugs/` (turned into
-    /// a document by `scripts/ime-matrix.py`): `$IME_MATRIX_RESULTS` (`make test` sets it;
-    /// a relative path is taken from the working directory), else `.build/ime-matrix`.
-    public static var matrixResults: URL {
-        if let path = ProcessInfo.processInfo.environment[matrixResultsVariable], !path.isEmpty {
+    /// The known-bug checks' results, one JSON file per bug and engine (turned into
+    /// docs/known-bugs.md by `scripts/known-bugs.py`): `$IME_KNOWN_BUGS` (`make test` sets
+    /// it; a relative path is taken from the working directory), else `.build/known-bugs`.
+    /// The matrix itself is `ime-composer matrix`'s (`make test` runs it into
+    /// `.build/ime-matrix/`).
+    public static var knownBugs: URL {
+        if let path = ProcessInfo.processInfo.environment[knownBugsVariable], !path.isEmpty {
             return URL(fileURLWithPath: path, isDirectory: true,
                        relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
                 .standardizedFileURL
         }
-        return buildDirectory.appendingPathComponent("ime-matrix", isDirectory: true)
+        return buildDirectory.appendingPathComponent("known-bugs", isDirectory: true)
     }
 
     /// Screenshots some tests keep for a person to look at (the inspector, a completion

@@ -306,16 +306,6 @@ public struct MatrixEngine: Sendable, CustomStringConvertible, Decodable {
 
     /// The backend its session runs the app on.
     public var backend: MatrixBackend { wayland == nil ? .x11 : .wayland }
-
-    /// The engines of the X11 matrix (every file but the Wayland path's).
-    public static var x11: [MatrixEngine] { ((try? load()) ?? []).filter { $0.wayland == nil } }
-
-    /// `x11`, or only the engines named in `IME_MATRIX_ONLY` (slugs, comma-separated): for
-    /// working on one engine without running the other fifteen.
-    public static var selected: [MatrixEngine] {
-        let only = ProcessInfo.processInfo.environment["IME_MATRIX_ONLY"].map { $0.split(separator: ",").map(String.init) } ?? []
-        return only.isEmpty ? x11 : x11.filter { only.contains($0.kind.slug) }
-    }
 }
 
 /// Where the app runs in an engine's session: Xvfb with GTK's X11 backend, or headless

@@ -5,7 +5,7 @@ import Testing
 
 /// The known bugs of this exact stack (GTK 4.8.3, IBus 1.5.27, Fcitx5 5.0.21), each checked
 /// against the real engines: whether the composer is affected. A result goes to
-/// docs/ime-matrix.md (`KnownBugResult`); the README's quirks say what it means for users.
+/// docs/known-bugs.md (`KnownBugResult`); the README's quirks say what it means for users.
 /// Each test asserts what this stack does today, so a change (a fix upstream, a regression)
 /// fails it and the document is brought up to date.
 @Suite(.serialized)
@@ -178,7 +178,7 @@ struct KnownBugEndToEndTests {
     }
 }
 
-/// One known bug's row in docs/ime-matrix.md: `<RunOutput.matrixResults>/bugs/<id>-<engine>.json`.
+/// One known bug's row in docs/known-bugs.md: `<RunOutput.knownBugs>/<id>-<engine>.json`.
 enum KnownBugResult {
     static let titles = [
         "fcitx5-600": "fcitx/fcitx5#600: GTK 4.8 resets the Hangul preedit right after a commit (한그 → 한ㅡ)",
@@ -190,7 +190,7 @@ enum KnownBugResult {
     ]
 
     static func write(id: String, engine: String, affected: Bool, evidence: String) {
-        let dir = MatrixRow.directory.appendingPathComponent("bugs", isDirectory: true)
+        let dir = RunOutput.knownBugs
         let object: [String: Any] = ["id": id, "title": titles[id] ?? id, "engine": engine,
                                      "result": affected ? "affected" : "not affected", "evidence": evidence]
         guard (try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)) != nil,
