@@ -9,6 +9,9 @@ do {
 } catch let failure as TranscriptFailure {
     FileHandle.standardError.write(Data("ime-composer: \(failure)\n".utf8))
     exit(2)
+} catch let failure as RerunFailure {
+    FileHandle.standardError.write(Data("ime-composer: \(failure)\n".utf8))
+    exit(1)
 } catch let unavailable as Unavailable {
     FileHandle.standardError.write(Data("ime-composer: \(unavailable)\n".utf8))
     exit(3)

@@ -1,0 +1,159 @@
+import ComposerCore
+import Foundation
+
+/// A transcript's recorded input driven again through a live engine (`ime-composer rerun`):
+/// its keys and focus changes, in order, each one waited on until the app has settled, in
+/// a private X11 session with the engine; then the engine's answers (`InputMethodAnswers`)
+/// compared with the recording's.
+public struct TranscriptRerun: Sendable {
+    /// One recorded input, with its line in the transcript.
+    public enum Step: Sendable, Equatable {
+        case key(name: String, shift: Bool, line: Int)
+        case focus(in: Bool, line: Int)
+    }
+
+    public let transcript: Transcript
+    /// The transcript's non-blank line (0-based) the rerun starts at: a matrix cell's first
+    /// line (after the session's engine probe), else 0.
+    public let firstLine: Int
+    public let steps: [Step]
+    /// The text in the input when the rerun starts (the last `text` line before `firstLine`).
+    public let initialText: String
+
+    public init(transcript: Transcript, firstLine: Int = 0) {
+        self.transcript = transcript
+        self.firstLine = firstLine
+        var steps: [Step] = []
+        var text = ""
+        for (index, line) in transcript.lines.enumerated() {
+            if index < firstLine {
+                if case .text(let snapshot) = line.event { text = snapshot.text }
+                continue
+            }
+            switch line.event {
+            case .key(let keyval, _, let shift, _): steps.append(.key(name: keyval, shift: shift, line: line.number))
+            case .focus(let isIn): steps.append(.focus(in: isIn, line: line.number))
+            default: break
+            }
+        }
+        self.steps = steps
+        initialText = text
+    }
+
+    /// The app's arguments for the rerun: the recorded limit, mode and unit, the text.
+    public var arguments: [String] {
+        let limit = transcript.settings.limit
+        return ["--text", initialText, "--limit", String(limit.limit), "--limit-mode", limit.mode.rawValue,
+                "--count", limit.unit.rawValue]
+    }
+
+    /// `key` as xdotool names it: Shift held for a key whose keysym does not say it already.
+    static func xdotoolKey(_ name: String, shift: Bool) -> String {
+        guard shift else { return name }
+        if name.count == 1, name.uppercased() == name, name.lowercased() != name { return name }
+        return "shift+" + name
+    }
+
+    /// The first line of the cell `file` is the transcript of, when it sits in a matrix
+    /// report's directory (`DIR/transcripts/ENGINE/SCENARIO.jsonl` with `DIR/matrix.json`).
+    public static func matrixFirstLine(of file: URL) -> Int? {
+        let out = file.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        guard let data = try? Data(contentsOf: out.appendingPathComponent("matrix.json")),
+              let report = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let cells = report["cells"] as? [[String: Any]] else { return nil }
+        let target = file.standardizedFileURL.resolvingSymlinksInPath().path
+        for cell in cells {
+            guard let path = cell["transcript"] as? String else { continue }
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : out.appendingPathComponent(path)
+            if url.standardizedFileURL.resolvingSymlinksInPath().path == target { return cell["first_line"] as? Int }
+        }
+        return nil
+    }
+
+    public struct Outcome: Sendable {
+        /// The first difference of the rerun's answers from the recording's, naming the
+        /// lines of both; nil when the engine answered the same.
+        public let difference: String?
+        public let keys: Int
+        public let answers: Int
+    }
+
+    /// Runs the steps through `engine` in a private X11 session; the rerun's own transcript
+    /// (from after the session's engine probe) is written to `output`.
+    public func run(_ engine: MatrixEngine, output: URL, recordedFile: String) throws -> Outcome {
+        let cs = try ComposerSession(engine.kind, arguments: arguments, name: "rerun-\(engine.kind.slug)") { session in
+            for setting in engine.gsettings {
+                try IBus.gsettingsSet(session, schema: setting.schema, key: setting.key, value: setting.value)
+            }
+        }
+        defer { cs.stop() }
+        let trace = cs.trace
+        let start = cs.probeEndIndex
+        var focused = true
+        var other: AppProcess?
+        var otherWindow: String?
+        defer { other?.terminate(signal: SIGTERM) }
+        for step in steps {
+            switch step {
+            case .key(let name, let shift, let line):
+                let from = trace.entries.count
+                try cs.xdotool.key([Self.xdotoolKey(name, shift: shift)])
+                try trace.waitFor("the key \(name) (recorded at line \(line))", from: from) {
+                    $0["ev"]?.stringValue == "key" && $0["keyval"]?.stringValue == name
+                }
+                try waitUntilSettled(trace, after: trace.lastMatchIndex)
+            case .focus(let isIn, let line):
+                guard isIn != focused else { continue }
+                let from = trace.entries.count
+                if isIn {
+                    try cs.xdotool.focus(cs.window)
+                } else {
+                    if other == nil {
+                        let process = try cs.session.launch("xev", executable: "xev", arguments: ["-event", "focus"])
+                        other = process
+                        otherWindow = try cs.xdotool.waitForWindow(pid: process.pid, name: "Event Tester", process: process)
+                    }
+                    try cs.xdotool.focus(otherWindow!)
+                }
+                try trace.waitFor("focus \(isIn ? "back" : "out") (recorded at line \(line))", from: from) {
+                    $0["ev"]?.stringValue == "focus" && $0["in"]?.boolValue == isIn
+                }
+                try waitUntilSettled(trace, after: trace.lastMatchIndex)
+                focused = isIn
+            }
+        }
+        let status = try cs.terminateApp()
+        if status != 0 { throw HarnessError("the app exited with status \(status) after the rerun\n" + trace.diagnostics()) }
+        let text = try String(contentsOf: trace.url, encoding: .utf8)
+        try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: output, atomically: true, encoding: .utf8)
+        let recorded = InputMethodAnswers(trace: try String(contentsOfFile: transcript.name, encoding: .utf8), fromLine: firstLine)
+        let now = InputMethodAnswers(trace: text, fromLine: start)
+        return Outcome(difference: now.firstDifference(from: recorded, beforeFile: recordedFile, nowFile: output.path),
+                       keys: now.keys.count, answers: now.answers.count)
+    }
+
+    /// Until the input has settled after trace index `after` with no answer of the engine
+    /// after that settle, and the trace has then stayed as it is for 100 ms (an engine's
+    /// answer to a key may come after the key's first settle; the next key must not
+    /// overtake it, or the rerun would answer differently for no reason of the engine's).
+    private func waitUntilSettled(_ trace: TraceLog, after: Int) throws {
+        var seen = (count: -1, since: ContinuousClock.now)
+        _ = try Wait.until("the input to settle", timeout: .seconds(20), diagnostics: { trace.diagnostics(lastLines: 20) },
+                           failFast: {
+                               if let app = trace.watchedProcess, !app.isRunning {
+                                   throw HarnessError("the app exited\n" + trace.diagnostics())
+                               }
+                           }) { () -> Bool? in
+            let entries = trace.entries
+            // A settle after the step with no answer after it; or (a send empties the input
+            // with no settle of its own) the text line the send wrote.
+            guard let settled = entries.last(where: { $0.name == "settle" || $0.name == "text" }), settled.index > after,
+                  !entries.dropFirst(settled.index + 1).contains(where: { ["preedit", "preedit-start", "preedit-end", "commit"].contains($0.name) })
+            else { return nil }
+            let now = ContinuousClock.now
+            if entries.count != seen.count { seen = (entries.count, now) }
+            return now - seen.since >= .milliseconds(100) ? true : nil
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import TestHarness
+import Testing
+
+/// `ime-composer rerun` as a user runs it: the built command, started in a folder outside
+/// the source tree, on a transcript recorded with ibus-anthy (こねこ, Space, Return,
+/// Return: 子猫 sent), its output and exit status read back.
+@Suite(.serialized)
+struct RerunCommandEndToEndTests {
+    static let recording = "ibus-anthy-koneko-send.jsonl"
+
+    /// Runs `ime-composer rerun ARGUMENTS` in `directory`.
+    static func rerun(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
+                      timeout: Duration = .seconds(120)) throws -> (CommandResult, TestSession) {
+        let session = try TestSession(name: "rerun-command")
+        let result = try session.run("/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", directory.path,
+                                                 try ComposerBinary.path, "rerun"] + arguments,
+                                     environment: environment, timeout: timeout)
+        return (result, session)
+    }
+
+    /// A folder outside the source tree with a copy of the recording.
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rerun-user-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Transcripts.directory.appendingPathComponent(recording),
+                                         to: folder.appendingPathComponent(recording))
+        return folder
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func theSameEngineAnswersAsRecorded() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The engine comes from the file's name (ibus-anthy-…).
+        let (result, session) = try Self.rerun([Self.recording], in: folder)
+        defer { session.stop() }
+        #expect(result.status == 0, "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        #expect(result.stdout.contains("rerun: ibus-anthy answered as recorded in \(Self.recording): 11 keys"), "\(result.stdout)")
+        let rerun = folder.appendingPathComponent("ibus-anthy-koneko-send.rerun.jsonl")
+        let text = try String(contentsOf: rerun, encoding: .utf8)
+        #expect(text.contains(#"{"ev":"send""#) && text.contains("子猫"), "the rerun sent 子猫 again: \(text.suffix(600))")
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func anotherEngineShowsHowItDiffers() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (result, session) = try Self.rerun([Self.recording, "--engine", "fcitx5-anthy", "--json"], in: folder)
+        defer { session.stop() }
+        #expect(result.status == 1, "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["engine"] as? String == "fcitx5-anthy" && object["same"] as? Bool == false, "\(object)")
+        // The first difference, recorded vs now, each with its FILE:LINE.
+        let difference = try #require(object["difference"] as? String)
+        #expect(difference.contains("was ") && difference.contains(", now "), "\(difference)")
+        #expect(difference.contains("\(Self.recording):") && difference.contains("ibus-anthy-koneko-send.rerun.jsonl:"), "\(difference)")
+    }
+
+    @Test func aMalformedTranscriptIsAUsageErrorNamingItsLine() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let broken = folder.appendingPathComponent("ibus-anthy-broken.jsonl")
+        let lines = try String(contentsOf: folder.appendingPathComponent(Self.recording), encoding: .utf8).split(separator: "\n")
+        try (lines.prefix(3).joined(separator: "\n") + "\n{\"ev\":\"key\",\"t\":\n").write(to: broken, atomically: true, encoding: .utf8)
+        let (result, session) = try Self.rerun([broken.lastPathComponent], in: folder, timeout: .seconds(30))
+        defer { session.stop() }
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("ibus-anthy-broken.jsonl:4:"), "\(result.stderr)")
+    }
+
+    @Test(arguments: [
+        ([String](), "its folder or name names no engine the lab knows: say which with --engine"),
+        (["--engine", "ibus-klingon"], "--engine ibus-klingon: no such engine"),
+        (["--engine", "ibus-anthy", "--backend", "wayland"], "--backend wayland: rerun drives X11 sessions"),
+    ])
+    func aWrongCommandLineIsAUsageError(_ arguments: [String], _ message: String) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.moveItem(at: folder.appendingPathComponent(Self.recording),
+                                         to: folder.appendingPathComponent("recording.jsonl"))
+        let (result, session) = try Self.rerun(["recording.jsonl"] + arguments, in: folder, timeout: .seconds(30))
+        defer { session.stop() }
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func withoutXvfbOnThePathItExitsThree() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (result, session) = try Self.rerun([Self.recording], in: folder, environment: ["PATH": folder.path],
+                                               timeout: .seconds(30))
+        defer { session.stop() }
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("ibus-anthy cannot run here") && result.stderr.contains("Xvfb"), "\(result.stderr)")
+    }
+}
