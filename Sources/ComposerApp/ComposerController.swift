@@ -43,6 +43,8 @@ public final class ComposerController {
     var readyAnnounced = false
     /// The IME inspector (`IMEInspector`).
     private(set) var inspector: IMEInspector!
+    /// `--trace-frames`: when the first frame after input was painted (`paint`).
+    let framePaints: FramePaints
     /// Keeps the draft and the sent messages in the profile (nil: nothing is kept, as in most
     /// in-process tests).
     var draftKeeper: DraftKeeper?
@@ -70,6 +72,7 @@ public final class ComposerController {
                 quit: @escaping () -> Void) {
         self.options = options
         self.trace = trace
+        framePaints = FramePaints(enabled: options.tracesFrames && trace.isEnabled)
         hasData = data != nil
         let data = data ?? .empty
         directory = data.directory

@@ -21,11 +21,15 @@ public nonisolated struct ComposerOptions: Sendable {
     /// gave a text (`--text`, `--text-file`), which then starts instead (and is saved as the
     /// draft from then on).
     public var restoresDraft: Bool
+    /// `--trace-frames`: the trace also says when the first frame after input was painted.
+    public var tracesFrames: Bool
 
     public init(initialText: String = "", caret: Int? = nil, tracePath: String? = nil,
                 profileDirectory: String, dataDirectory: String = "", limit: LengthLimit = LengthLimit(),
-                simulatedKeyboardInset: Int? = nil, peer: PeerSetting = .off, restoresDraft: Bool = false) {
+                simulatedKeyboardInset: Int? = nil, peer: PeerSetting = .off, restoresDraft: Bool = false,
+                tracesFrames: Bool = false) {
         self.restoresDraft = restoresDraft
+        self.tracesFrames = tracesFrames
         self.limit = limit
         self.simulatedKeyboardInset = simulatedKeyboardInset
         self.peer = peer

@@ -59,6 +59,10 @@ struct Run: ParsableCommand {
                                valueName: "off|on|seed:N"))
     var peer: String = "off"
 
+    @Flag(name: .customLong("trace-frames"),
+          help: "With --trace: also trace the first frame painted after each key or input-method answer (`paint`), for key → painted frame timing.")
+    var traceFrames = false
+
     func validate() throws {
         if let oskInset, oskInset <= 0 { throw ValidationError("--osk-inset \(oskInset): the height must be positive") }
         do { _ = try PeerSetting(argument: peer) } catch { throw ValidationError("--peer \(error)") }
@@ -94,7 +98,7 @@ struct Run: ParsableCommand {
                                       limit: LengthLimit(limit: limit, mode: limitMode, unit: count),
                                       simulatedKeyboardInset: oskInset,
                                       peer: try PeerSetting(argument: peer),
-                                      restoresDraft: text == nil && textFile == nil)
+                                      restoresDraft: text == nil && textFile == nil, tracesFrames: traceFrames)
         // ArgumentParser calls run() on the process's main thread, where GTK must run.
         let status = MainActor.assumeIsolated { ComposerApplication.run(options: options) }
         if status != 0 { throw ExitCode(status) }

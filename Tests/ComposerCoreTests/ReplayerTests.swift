@@ -175,6 +175,29 @@ struct ReplayerTests {
         #expect(output.events.compactMap { if case .send(let text, _) = $0.event { text } else { nil } } == ["@tanaka "])
     }
 
+    /// `paint` lines (`--trace-frames`) say when a frame was painted: no input to a decision,
+    /// so a replay with them gives what the same recording without them gives.
+    @Test func paintLinesChangeNothingInAReplay() throws {
+        let settings = TranscriptSettings()
+        let lines = [
+            RecordingWindow.startLine(settings, t: 0),
+            #"{"ev":"settle","t":0}"#,
+            #"{"ev":"text","t":0,"text":"","caret":0,"sel":[0,0]}"#,
+            #"{"ev":"key","t":2,"keyval":"x"}"#,
+            #"{"ev":"paint","t":3}"#,
+            #"{"ev":"commit","t":4,"text":"x"}"#,
+            #"{"ev":"edit","t":4,"origin":"im-commit","at":0,"removed":"","inserted":"x"}"#,
+            #"{"ev":"paint","t":9}"#,
+            #"{"ev":"settle","t":10}"#,
+            #"{"ev":"exit","t":11,"text":"x","caret":1,"preedit":"","reason":"close"}"#,
+        ]
+        let with = try Replayer(transcript: try Self.transcript(lines), settings: settings, data: .empty).run()
+        let without = try Replayer(transcript: try Self.transcript(lines.filter { !$0.contains("paint") }),
+                                   settings: settings, data: .empty).run()
+        #expect(with.jsonLines == without.jsonLines)
+        #expect(!with.jsonLines.contains("paint"))
+    }
+
     /// A `text` line of a long draft carries its length: the replay reads the caret and
     /// selection from it as from any `text` line.
     @Test func aTextLineWithALengthIsReplayed() throws {

@@ -304,6 +304,8 @@ public final class Composer {
             updateSimulatedKeyboard(simulated)
         case .laidOut(let layout):
             trace(.layout(layout))
+        case .framePainted:
+            trace(.paint)
         case .historyRestored(let message):
             lastSent = message
             trace(.history(lastSent: message))

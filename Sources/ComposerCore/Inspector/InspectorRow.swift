@@ -24,7 +24,8 @@ public enum InspectorKind: String, Sendable, CaseIterable {
         case .surroundingRetrieve, .surroundingDelete: self = .surrounding
         case .edit, .diverged: self = .edit
         case .limit, .overflow, .completion, .accept, .send, .layout, .keyboard: self = .decision
-        case .start, .ready, .focus, .text, .textLength, .exit, .settle, .selection, .command, .data, .inputMethodLost, .history:
+        case .start, .ready, .focus, .text, .textLength, .exit, .settle, .selection, .command, .data, .inputMethodLost, .history,
+             .paint:
             self = .window
         }
     }

@@ -47,6 +47,7 @@ enum InspectorSummary {
         case .diverged(let text): return "the buffer diverged: “\(text)”"
         case .inputMethodLost(let name): return "the input method left the bus (\(name))"
         case .history(let lastSent): return "the last message sent before: “\(lastSent)”"
+        case .paint: return "a frame showing the input was painted"
         }
     }
 }

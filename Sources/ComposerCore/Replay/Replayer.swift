@@ -182,6 +182,8 @@ public final class Replayer {
         case .data(let arrived): installData(arrived)
         case .inputMethodLost(let name): feed(.inputMethodLost(name: name))
         case .history(let lastSent): feed(.historyRestored(lastSent: lastSent))
+        // When the window painted is no input to the composer's decisions.
+        case .paint: break
         case .diverged(let text):
             recorded.applyDelete(range: 0..<recorded.document.scalarCount, origin: .program)
             recorded.applyInsert(at: 0, text: text, origin: .program)

@@ -70,6 +70,7 @@ extension TraceEvent {
         case "diverged": return .diverged(text: try line.string("text"))
         case "input-method-lost": return .inputMethodLost(name: try line.string("name"))
         case "history": return .history(lastSent: try line.string("last_sent"))
+        case "paint": return .paint
         default: throw TranscriptProblem("unknown event \"\(name)\"")
         }
     }

@@ -62,6 +62,9 @@ public enum TraceEvent: Equatable, Sendable {
     /// The last message sent before this session (kept in the profile): Up in an empty
     /// input edits it.
     case history(lastSent: String)
+    /// A frame that shows input was painted: the first after a key or an input-method
+    /// answer (written with `--trace-frames` only; the lab's key → painted frame timing).
+    case paint
 
     /// The trace version written in `start`'s "v" field.
     public static let traceVersion = 1
@@ -95,6 +98,7 @@ public enum TraceEvent: Equatable, Sendable {
         case .diverged: return "diverged"
         case .inputMethodLost: return "input-method-lost"
         case .history: return "history"
+        case .paint: return "paint"
         }
     }
 
@@ -198,6 +202,8 @@ public enum TraceEvent: Equatable, Sendable {
             return [("name", .string(name))]
         case let .history(lastSent):
             return [("last_sent", .string(lastSent))]
+        case .paint:
+            return []
         }
     }
 
