@@ -175,6 +175,9 @@ struct MatrixCommand: ParsableCommand {
         if let preedit = KeyTiming.summary(result.timing.toPreedit) {
             line += "  key → preedit \(preedit.median) ms (p90 \(preedit.p90))"
         }
+        if let paint = KeyTiming.summary(result.timing.toPaint) {
+            line += "  key → frame \(paint.median) ms (p90 \(paint.p90))"
+        }
         for failure in result.failures { line += "\n  " + (failure.split(separator: "\n").first.map(String.init) ?? failure) }
         return line
     }

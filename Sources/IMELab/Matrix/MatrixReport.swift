@@ -70,6 +70,7 @@ public struct MatrixReport: Sendable {
                     "scenario": cell.scenario.rawValue, "verdict": cell.verdict.rawValue, "reason": cell.reason,
                     "seconds": (cell.seconds * 1000).rounded() / 1000, "transcript": relative(cell.transcript),
                     "key_to_preedit_ms": cell.timing.toPreedit, "key_to_commit_ms": cell.timing.toCommit,
+                    "key_to_paint_ms": cell.timing.toPaint,
                     "first_line": cell.firstLine,
                     "judged_by": result.engine.invariantKeys == nil ? "expectations" : "invariants",
                 ]
@@ -88,7 +89,8 @@ public struct MatrixReport: Sendable {
                 }
                 let timing = result.timing
                 return ["engine": result.engine.kind.slug, "backend": result.engine.backend.rawValue,
-                        "key_to_preedit_ms": summary(timing.toPreedit), "key_to_commit_ms": summary(timing.toCommit)]
+                        "key_to_preedit_ms": summary(timing.toPreedit), "key_to_commit_ms": summary(timing.toCommit),
+                        "key_to_paint_ms": summary(timing.toPaint)]
             },
             "summary": ["passed": count(.passed), "failed": count(.failed), "known_failures": count(.knownFailure),
                         "all_passed": passed],
@@ -141,11 +143,13 @@ public struct MatrixReport: Sendable {
         lines += [
             "## How long each engine took to answer", "",
             "Per key, in the app (its monotonic clock, milliseconds): from the key to the first change of "
-                + "the composition, and to the first commit, before the next key. Keys answered with neither "
+                + "the composition, and to the first commit, before the next key; and from the key to the first "
+                + "frame painted after its answer, when the user could see it. Keys answered with neither "
                 + "are not counted. On Wayland the input method grabs the keyboard and the app never sees a key "
                 + "the input method consumed: there is nothing to time from there (—).", "",
-            "| engine | backend | key → preedit: median | p90 | keys | key → commit: median | p90 | keys |",
-            "|---|---|---|---|---|---|---|---|",
+            "| engine | backend | key → preedit: median | p90 | keys | key → commit: median | p90 | keys "
+                + "| key → painted frame: median | p90 | keys |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         for result in results {
             let timing = result.timing
@@ -154,7 +158,7 @@ public struct MatrixReport: Sendable {
                 return "\(s.median) ms | \(s.p90) ms | \(values.count)"
             }
             lines.append("| \(result.engine.kind.slug) | \(result.engine.backend.rawValue) | "
-                + columns(timing.toPreedit) + " | " + columns(timing.toCommit) + " |")
+                + columns(timing.toPreedit) + " | " + columns(timing.toCommit) + " | " + columns(timing.toPaint) + " |")
         }
         lines.append("")
         if !skipped.isEmpty {

@@ -20,7 +20,13 @@ extension MatrixScenario {
     /// (the limit is full: all of it is over).
     public static func filler(_ engine: MatrixEngine) -> String { engine.committed.count >= 2 ? "ab" : "abc" }
 
+    /// The app's arguments for the scenario; every cell traces its painted frames (the
+    /// key → painted frame timing).
     public func arguments(_ engine: MatrixEngine, data: String) -> [String] {
+        ["--trace-frames"] + ownArguments(engine, data: data)
+    }
+
+    private func ownArguments(_ engine: MatrixEngine, data: String) -> [String] {
         switch self {
         case .composeCommit, .enter, .backSpace, .focusOut: ["--text", ""]
         case .hardLimit: ["--text", engine.hardLimitFiller ?? Self.filler(engine), "--limit", "3", "--limit-mode", "hard"]

@@ -37,6 +37,29 @@ struct KeyTimingTests {
         #expect(timing.toPreedit == [7, 2, 12])
     }
 
+    /// Key → the first frame painted after the key's answer, even when the frame comes after
+    /// the next key (it shows this key's answer first); a key answered with nothing has no
+    /// frame to count.
+    @Test func eachAnsweredKeyCountsTheFirstFramePaintedAfterItsAnswer() {
+        let timing = KeyTiming(trace: """
+            {"ev":"key","t":100,"keyval":"i"}
+            {"ev":"paint","t":101}
+            {"ev":"preedit-start","t":104}
+            {"ev":"preedit","t":104,"text":"い"}
+            {"ev":"key","t":110,"keyval":"n"}
+            {"ev":"preedit","t":112,"text":"いn"}
+            {"ev":"paint","t":120}
+            {"ev":"key","t":200,"keyval":"Shift_L"}
+            {"ev":"paint","t":210}
+            {"ev":"key","t":300,"keyval":"Return"}
+            {"ev":"commit","t":303,"text":"いn"}
+            {"ev":"paint","t":316}
+            """)
+        // i: answered at 104, first frame after that at 120 (the one before was before its
+        // answer); n: 120; Shift_L: no answer; Return: 316.
+        #expect(timing.toPaint == [20, 10, 16])
+    }
+
     @Test func summaryIsTheMedianAndTheNinetiethPercentileByNearestRank() throws {
         #expect(KeyTiming.summary([]) == nil)
         let one = try #require(KeyTiming.summary([5]))

@@ -54,6 +54,11 @@ struct MatrixCommandEndToEndTests {
         let preedits = try #require(anthy["key_to_preedit_ms"] as? [Int])
         #expect(preedits.count >= 3 && preedits.allSatisfy { $0 >= 0 }, "i n u each changed the composition: \(anthy)")
         #expect((anthy["key_to_commit_ms"] as? [Int])?.count == 1, "Return committed once: \(anthy)")
+        // And when answers were on screen: the first frame painted after each (the last
+        // one's may come after the app was told to exit; IBus may answer keys together).
+        let painted = try #require(anthy["key_to_paint_ms"] as? [Int])
+        let answered = preedits.count + ((anthy["key_to_commit_ms"] as? [Int])?.count ?? 0)
+        #expect(!painted.isEmpty && painted.count <= answered && painted.allSatisfy { $0 >= 0 }, "\(anthy)")
         let timing = try #require(report["timing"] as? [[String: Any]])
         #expect(timing.map { $0["engine"] as? String } == ["ibus-anthy", "wayland-fcitx5-hangul"])
         let x11 = try #require(timing.first?["key_to_preedit_ms"] as? [String: Int], "\(timing)")
