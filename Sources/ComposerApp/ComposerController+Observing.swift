@@ -54,11 +54,17 @@ extension ComposerController {
     }
 
     /// Presses in the text reach the composer before the text view's own handlers (which
-    /// reset the input method): `.pointerPressed` may finish a composition first.
+    /// reset the input method): `.pointerPressedAt` may finish a composition first. Where
+    /// (window coordinates) goes in the trace, for a rerun of the transcript to click again.
     func observePointerPresses() {
         let gesture = gtk_gesture_click_new()!
         gtk_event_controller_set_propagation_phase(gesture, GTK_PHASE_CAPTURE)
-        onClickGesture(gesture, "pressed") { [weak self] _, _, _ in self?.forward(.pointerPressed) }
+        onClickGesture(gesture, "pressed") { [weak self] _, x, y in
+            guard let self else { return }
+            var windowX = x, windowY = y
+            _ = gtk_widget_translate_coordinates(cast(ui.textView), cast(ui.window), x, y, &windowX, &windowY)
+            forward(.pointerPressedAt(x: Int(windowX.rounded()), y: Int(windowY.rounded())))
+        }
         gtk_widget_add_controller(cast(ui.textView), gesture)
     }
 

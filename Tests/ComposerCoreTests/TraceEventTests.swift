@@ -61,6 +61,7 @@ struct TraceEventTests {
         (.inputMethodLost(name: "org.fcitx.Fcitx5"), #"{"ev":"input-method-lost","t":42,"name":"org.fcitx.Fcitx5"}"#),
         (.history(lastSent: "see you"), #"{"ev":"history","t":42,"last_sent":"see you"}"#),
         (.paint, #"{"ev":"paint","t":42}"#),
+        (.press(x: 10, y: 553), #"{"ev":"press","t":42,"x":10,"y":553}"#),
         (.textLength(length: 70_000, caret: 3, selection: TextSelection(anchor: 5, caret: 3)),
          #"{"ev":"text","t":42,"length":70000,"caret":3,"sel":[3,5]}"#),
     ]

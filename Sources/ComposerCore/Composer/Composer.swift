@@ -243,6 +243,9 @@ public final class Composer {
             origins.pasteInFlight = true
         case .pasteEnded:
             origins.pasteInFlight = false
+        case .pointerPressedAt(let x, let y):
+            trace(.press(x: x, y: y))
+            dispatch(.pointerPressed)
         case .pointerPressed:
             // A click mid-composition: GTK 4 resets the input method when the text view takes
             // the press, and under GTK 4 that loses the composition with many engines

@@ -52,6 +52,9 @@ public enum InputEvent: Equatable, Sendable {
     /// A pointer press in the text, before the text view handles it (and resets the input
     /// method, which makes some engines drop what they were composing).
     case pointerPressed
+    /// The same press, where it was (window coordinates): traced as `press`, which a rerun
+    /// of the transcript clicks again.
+    case pointerPressedAt(x: Int, y: Int)
     /// The selection or the caret moved (scalar offsets).
     case selectionChanged(anchor: Int, caret: Int)
     /// The buffer holds other text than the composer knows (a change it could not see):

@@ -48,6 +48,7 @@ enum InspectorSummary {
         case .inputMethodLost(let name): return "the input method left the bus (\(name))"
         case .history(let lastSent): return "the last message sent before: “\(lastSent)”"
         case .paint: return "a frame showing the input was painted"
+        case .press(let x, let y): return "a press in the text at \(x),\(y)"
         }
     }
 }

@@ -71,6 +71,7 @@ extension TraceEvent {
         case "input-method-lost": return .inputMethodLost(name: try line.string("name"))
         case "history": return .history(lastSent: try line.string("last_sent"))
         case "paint": return .paint
+        case "press": return .press(x: try line.int("x"), y: try line.int("y"))
         default: throw TranscriptProblem("unknown event \"\(name)\"")
         }
     }

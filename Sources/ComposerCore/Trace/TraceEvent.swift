@@ -65,6 +65,8 @@ public enum TraceEvent: Equatable, Sendable {
     /// A frame that shows input was painted: the first after a key or an input-method
     /// answer (written with `--trace-frames` only; the lab's key → painted frame timing).
     case paint
+    /// A pointer press in the text (window coordinates), before the text view takes it.
+    case press(x: Int, y: Int)
 
     /// The trace version written in `start`'s "v" field.
     public static let traceVersion = 1
@@ -99,6 +101,7 @@ public enum TraceEvent: Equatable, Sendable {
         case .inputMethodLost: return "input-method-lost"
         case .history: return "history"
         case .paint: return "paint"
+        case .press: return "press"
         }
     }
 
@@ -204,6 +207,8 @@ public enum TraceEvent: Equatable, Sendable {
             return [("last_sent", .string(lastSent))]
         case .paint:
             return []
+        case let .press(x, y):
+            return [("x", .int(x)), ("y", .int(y))]
         }
     }
 
