@@ -11,7 +11,7 @@ struct RerunCommand: ParsableCommand {
         commandName: "rerun",
         abstract: "Drive a transcript's recorded keys through a live engine and compare its answers with the recording.",
         discussion: """
-            The keys and focus changes of FILE (from its scenario's first line when FILE is a cell of \
+            The keys, clicks and focus changes of FILE (from its scenario's first line when FILE is a cell of \
             an `ime-composer matrix` report) are typed again, one at a time, each waited on until the \
             app settled, into the composer started with the recorded limit and text, in a private X11 \
             session (Xvfb, D-Bus, IBus or Fcitx5 with the engine selected). The engine's answers — \

@@ -113,3 +113,90 @@ public struct MatrixBaseline: Sendable {
         return new.firstDifference(from: old, beforeFile: before.transcript.path, nowFile: nowPath)
     }
 }
+
+/// What the input method showed and had committed each time it had answered a key: the
+/// comparison of a rerun (`ime-composer rerun`), which types one key at a time, with a
+/// recording typed at any pace. A recording typed fast has an engine answer several keys at
+/// once (IBus: いぬ for i n u) where the rerun sees い, いn, いぬ; so the states are
+/// compared only before the keys that followed an answer in the recording, and there
+/// they must be the same.
+public struct InputMethodStates: Sendable, Equatable {
+    public struct State: Sendable, Equatable {
+        /// The trace line (1-based) of the key this is the state before (or of the last line).
+        public let line: Int
+        /// How many keys came before it.
+        public let keysBefore: Int
+        /// Whether the engine answered since the key before it.
+        public let answered: Bool
+        public let text: String
+    }
+
+    public var states: [State] = []
+    public var keys: [InputMethodAnswers.Answer] = []
+
+    /// From the transcript's non-blank line `first` (0-based) on.
+    public init(trace text: String, fromLine first: Int = 0) {
+        var number = 0, nonBlank = -1
+        var preedit = "", committed = "", deleted = ""
+        var answered = false
+        var keyCount = 0
+        func state(at line: Int) -> State {
+            State(line: line, keysBefore: keyCount, answered: answered,
+                  text: "composing \(preedit.isEmpty ? "nothing" : preedit), committed \u{201C}\(committed)\u{201D}" + deleted)
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            guard !line.allSatisfy(\.isWhitespace) else { continue }
+            nonBlank += 1
+            guard nonBlank >= first,
+                  let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let event = object["ev"] as? String else { continue }
+            switch event {
+            case "key":
+                if keyCount > 0 { states.append(state(at: number)) }
+                keyCount += 1
+                answered = false
+                let consumed = (object["consumed"] as? Bool).map { $0 ? " consumed by the input method" : " not consumed" } ?? ""
+                let forwarded = (object["forwarded"] as? Bool) == true ? " (forwarded)" : ""
+                keys.append(.init(line: number, text: "\(object["keyval"] as? String ?? "?")\(consumed)\(forwarded)"))
+            case "preedit":
+                let segments = (object["segments"]).flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
+                    .map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+                let shown = object["text"] as? String ?? ""
+                preedit = shown.isEmpty ? "" : "\u{201C}\(shown)\u{201D} cursor \(object["cursor"] ?? "?") segments \(segments)"
+                answered = true
+            case "preedit-start", "preedit-end":
+                if event == "preedit-end" { preedit = "" }
+                answered = true
+            case "commit":
+                committed += object["text"] as? String ?? ""
+                answered = true
+            case "surrounding" where object["kind"] as? String == "delete":
+                deleted += ", deleted around the caret (\(object["offset"] ?? "?"), \(object["count"] ?? "?"))"
+                answered = true
+            default:
+                break
+            }
+        }
+        if keyCount > 0 { states.append(state(at: number)) }
+    }
+
+    /// The first difference from `recorded` (nil when the same): a key answered otherwise, or
+    /// a state before a key the recording's engine had answered by then.
+    public func firstDifference(from recorded: InputMethodStates, recordedFile: String, nowFile: String) -> String? {
+        for index in 0..<max(recorded.keys.count, keys.count) {
+            let was = index < recorded.keys.count ? recorded.keys[index] : nil
+            let now = index < keys.count ? keys[index] : nil
+            guard was?.text != now?.text else { continue }
+            let wasText = was.map { "\($0.text) (\(recordedFile):\($0.line))" } ?? "nothing (\(recorded.keys.count) keys in all)"
+            let nowText = now.map { "\($0.text) (\(nowFile):\($0.line))" } ?? "nothing (\(keys.count) keys in all)"
+            return "key \(index + 1): was \(wasText), now \(nowText)"
+        }
+        for was in recorded.states where was.answered {
+            guard let now = states.first(where: { $0.keysBefore == was.keysBefore }) else { continue }
+            guard now.text != was.text else { continue }
+            return "after key \(was.keysBefore): was \(was.text) (\(recordedFile):\(was.line)), now \(now.text) (\(nowFile):\(now.line))"
+        }
+        return nil
+    }
+}

@@ -2,14 +2,17 @@ import ComposerCore
 import Foundation
 
 /// A transcript's recorded input driven again through a live engine (`ime-composer rerun`):
-/// its keys and focus changes, in order, each one waited on until the app has settled, in
-/// a private X11 session with the engine; then the engine's answers (`InputMethodAnswers`)
-/// compared with the recording's.
+/// its keys, clicks (`press` lines) and focus changes, in order, each one waited on until the app has settled, in
+/// a private X11 session with the engine; then the engine's answers compared with the
+/// recording's (`InputMethodStates`: each key's, and what it showed and had committed
+/// wherever the recording's engine had answered).
 public struct TranscriptRerun: Sendable {
     /// One recorded input, with its line in the transcript.
     public enum Step: Sendable, Equatable {
         case key(name: String, shift: Bool, line: Int)
         case focus(in: Bool, line: Int)
+        /// A press in the text at window coordinates.
+        case press(x: Int, y: Int, line: Int)
     }
 
     public let transcript: Transcript
@@ -33,6 +36,7 @@ public struct TranscriptRerun: Sendable {
             switch line.event {
             case .key(let keyval, _, let shift, _): steps.append(.key(name: keyval, shift: shift, line: line.number))
             case .focus(let isIn): steps.append(.focus(in: isIn, line: line.number))
+            case .press(let x, let y): steps.append(.press(x: x, y: y, line: line.number))
             default: break
             }
         }
@@ -102,6 +106,13 @@ public struct TranscriptRerun: Sendable {
                     $0["ev"]?.stringValue == "key" && $0["keyval"]?.stringValue == name
                 }
                 try waitUntilSettled(trace, after: trace.lastMatchIndex)
+            case .press(let x, let y, let line):
+                let from = trace.entries.count
+                try cs.session.runChecked("xdotool", ["mousemove", "--window", cs.window, String(x), String(y), "click", "1"])
+                try trace.waitFor("the press at \(x),\(y) (recorded at line \(line))", from: from) {
+                    $0["ev"]?.stringValue == "press"
+                }
+                try waitUntilSettled(trace, after: trace.lastMatchIndex)
             case .focus(let isIn, let line):
                 guard isIn != focused else { continue }
                 let from = trace.entries.count
@@ -127,10 +138,11 @@ public struct TranscriptRerun: Sendable {
         let text = try String(contentsOf: trace.url, encoding: .utf8)
         try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: output, atomically: true, encoding: .utf8)
-        let recorded = InputMethodAnswers(trace: try String(contentsOfFile: transcript.name, encoding: .utf8), fromLine: firstLine)
-        let now = InputMethodAnswers(trace: text, fromLine: start)
-        return Outcome(difference: now.firstDifference(from: recorded, beforeFile: recordedFile, nowFile: output.path),
-                       keys: now.keys.count, answers: now.answers.count)
+        let recordedText = try String(contentsOfFile: transcript.name, encoding: .utf8)
+        let recorded = InputMethodStates(trace: recordedText, fromLine: firstLine)
+        let now = InputMethodStates(trace: text, fromLine: start)
+        return Outcome(difference: now.firstDifference(from: recorded, recordedFile: recordedFile, nowFile: output.path),
+                       keys: now.keys.count, answers: InputMethodAnswers(trace: text, fromLine: start).answers.count)
     }
 
     /// Until the input has settled after trace index `after` with no answer of the engine

@@ -91,3 +91,56 @@ struct InputMethodAnswersTests {
         #expect(InputMethodAnswers(trace: KeyTimingTests.trace, fromLine: 4).keys.map(\.text) == ["g", "k", "space", "Return"])
     }
 }
+
+/// A rerun's comparison: each key's answer, and the state wherever the recording's engine
+/// had answered before the next key — so a recording typed fast (answers batched) and a
+/// rerun typed key by key compare equal when the engine does the same.
+struct InputMethodStatesTests {
+    static let batched = """
+        {"ev":"key","t":1,"keyval":"i"}
+        {"ev":"key","t":2,"keyval":"n"}
+        {"ev":"key","t":3,"keyval":"u"}
+        {"ev":"preedit-start","t":9}
+        {"ev":"preedit","t":9,"text":"いぬ","cursor":2,"segments":[[0,2,["underline"]]]}
+        {"ev":"key","t":20,"keyval":"Return","consumed":true}
+        {"ev":"commit","t":20,"text":"いぬ"}
+        {"ev":"preedit","t":20,"text":"","cursor":0,"segments":[]}
+        {"ev":"preedit-end","t":20}
+        """
+    static let paced = """
+        {"ev":"key","t":1,"keyval":"i"}
+        {"ev":"preedit-start","t":2}
+        {"ev":"preedit","t":2,"text":"い","cursor":1,"segments":[[0,1,["underline"]]]}
+        {"ev":"key","t":10,"keyval":"n"}
+        {"ev":"preedit","t":11,"text":"いn","cursor":2,"segments":[[0,2,["underline"]]]}
+        {"ev":"key","t":20,"keyval":"u"}
+        {"ev":"preedit","t":21,"text":"いぬ","cursor":2,"segments":[[0,2,["underline"]]]}
+        {"ev":"key","t":30,"keyval":"Return","consumed":true}
+        {"ev":"commit","t":30,"text":"いぬ"}
+        {"ev":"preedit","t":30,"text":"","cursor":0,"segments":[]}
+        {"ev":"preedit-end","t":30}
+        """
+
+    @Test func aRecordingWithBatchedAnswersMatchesAPacedRerun() {
+        let recorded = InputMethodStates(trace: Self.batched)
+        let rerun = InputMethodStates(trace: Self.paced)
+        #expect(rerun.firstDifference(from: recorded, recordedFile: "r", nowFile: "n") == nil)
+    }
+
+    @Test func anotherAnswerWhereTheRecordingHadAnsweredIsADifference() {
+        let recorded = InputMethodStates(trace: Self.batched)
+        let other = InputMethodStates(trace: Self.paced.replacingOccurrences(of: #""text":"いぬ","cursor":2"#,
+                                                                             with: #""text":"いぬ","cursor":0"#))
+        let difference = other.firstDifference(from: recorded, recordedFile: "r.jsonl", nowFile: "n.jsonl")
+        #expect(difference == "after key 3: was composing “いぬ” cursor 2 segments [[0,2,[\"underline\"]]], committed “” (r.jsonl:6), "
+            + "now composing “いぬ” cursor 0 segments [[0,2,[\"underline\"]]], committed “” (n.jsonl:8)")
+    }
+
+    @Test func aKeyTheEngineTookOtherwiseIsADifference() {
+        let recorded = InputMethodStates(trace: Self.batched)
+        let other = InputMethodStates(trace: Self.paced.replacingOccurrences(of: #""consumed":true"#, with: #""consumed":false"#))
+        #expect(other.firstDifference(from: recorded, recordedFile: "r", nowFile: "n")
+            == "key 4: was Return consumed by the input method (r:6), now Return not consumed (n:8)")
+    }
+}
+

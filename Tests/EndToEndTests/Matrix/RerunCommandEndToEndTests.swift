@@ -57,6 +57,32 @@ struct RerunCommandEndToEndTests {
         #expect(difference.contains("\(Self.recording):") && difference.contains("ibus-anthy-koneko-send.rerun.jsonl:"), "\(difference)")
     }
 
+    /// A matrix cell's transcript with a click in it (ibus-anthy, いぬ, a click mid-composition):
+    /// the rerun starts at the cell's first line, clicks where the recording's `press` line
+    /// says, and the engine answers as recorded.
+    @Test(.timeLimit(.minutes(4)))
+    func aMatrixCellWithAClickRerunsTheClick() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (matrix, matrixSession) = try MatrixCommandEndToEndTests.matrix(
+            ["--engine", "ibus-anthy", "--scenario", "click-mid-composition", "--out", "lab"], in: folder)
+        defer { matrixSession.stop() }
+        #expect(matrix.status == 0, "\(matrix.stdout)\n\(matrix.stderr)")
+        let cell = "lab/transcripts/ibus-anthy/click-mid-composition.jsonl"
+        let recorded = try String(contentsOf: folder.appendingPathComponent(cell), encoding: .utf8)
+        #expect(recorded.contains(#"{"ev":"press""#), "the click is in the transcript")
+        let (result, session) = try Self.rerun([cell, "--out", "again.jsonl"], in: folder)
+        defer { session.stop() }
+        #expect(result.status == 0, "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        #expect(result.stdout.contains("rerun: ibus-anthy answered as recorded"), "\(result.stdout)")
+        let again = try String(contentsOf: folder.appendingPathComponent("again.jsonl"), encoding: .utf8)
+        let press = recorded.split(separator: "\n").first { $0.contains(#""ev":"press""#) }
+            .map { $0.replacingOccurrences(of: #""t":\d+,"#, with: "", options: .regularExpression) }
+        #expect(press != nil && again.split(separator: "\n").contains {
+            $0.replacingOccurrences(of: #""t":\d+,"#, with: "", options: .regularExpression) == press
+        }, "clicked where the recording did: \(press ?? "")")
+    }
+
     @Test func aMalformedTranscriptIsAUsageErrorNamingItsLine() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
