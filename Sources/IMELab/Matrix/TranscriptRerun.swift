@@ -9,7 +9,9 @@ import Foundation
 public struct TranscriptRerun: Sendable {
     /// One recorded input, with its line in the transcript.
     public enum Step: Sendable, Equatable {
-        case key(name: String, shift: Bool, line: Int)
+        /// `answered`: the recording's engine answered it (a preedit change, a commit, a
+        /// surrounding deletion) before the next key: the rerun waits for an answer too.
+        case key(name: String, shift: Bool, line: Int, answered: Bool)
         case focus(in: Bool, line: Int)
         /// A press in the text at window coordinates.
         case press(x: Int, y: Int, line: Int)
@@ -34,7 +36,12 @@ public struct TranscriptRerun: Sendable {
                 continue
             }
             switch line.event {
-            case .key(let keyval, _, let shift, _): steps.append(.key(name: keyval, shift: shift, line: line.number))
+            case .key(let keyval, _, let shift, _):
+                steps.append(.key(name: keyval, shift: shift, line: line.number, answered: false))
+            case .preeditStart, .preedit, .preeditEnd, .commit, .surroundingDelete:
+                if case .key(let name, let shift, let number, false)? = steps.last {
+                    steps[steps.count - 1] = .key(name: name, shift: shift, line: number, answered: true)
+                }
             case .focus(let isIn): steps.append(.focus(in: isIn, line: line.number))
             case .press(let x, let y): steps.append(.press(x: x, y: y, line: line.number))
             default: break
@@ -99,13 +106,22 @@ public struct TranscriptRerun: Sendable {
         defer { other?.terminate(signal: SIGTERM) }
         for step in steps {
             switch step {
-            case .key(let name, let shift, let line):
+            case .key(let name, let shift, let line, let answered):
                 let from = trace.entries.count
                 try cs.xdotool.key([Self.xdotoolKey(name, shift: shift)])
                 try trace.waitFor("the key \(name) (recorded at line \(line))", from: from) {
                     $0["ev"]?.stringValue == "key" && $0["keyval"]?.stringValue == name
                 }
-                try waitUntilSettled(trace, after: trace.lastMatchIndex)
+                let key = trace.lastMatchIndex
+                if answered {
+                    // The recording's engine answered this key: so must this one before the
+                    // next key goes (another engine may not: then the difference shows).
+                    _ = trace.poll("an answer to \(name)", timeout: .seconds(10), from: key + 1) {
+                        ["preedit-start", "preedit", "preedit-end", "commit"].contains($0["ev"]?.stringValue ?? "")
+                            || ($0["ev"]?.stringValue == "surrounding" && $0["kind"]?.stringValue == "delete")
+                    }
+                }
+                try waitUntilSettled(trace, after: key)
             case .press(let x, let y, let line):
                 let from = trace.entries.count
                 try cs.session.runChecked("xdotool", ["mousemove", "--window", cs.window, String(x), String(y), "click", "1"])
@@ -146,7 +162,7 @@ public struct TranscriptRerun: Sendable {
     }
 
     /// Until the input has settled after trace index `after` with no answer of the engine
-    /// after that settle, and the trace has then stayed as it is for 100 ms (an engine's
+    /// after that settle, and the trace has then stayed as it is for 200 ms (an engine's
     /// answer to a key may come after the key's first settle; the next key must not
     /// overtake it, or the rerun would answer differently for no reason of the engine's).
     private func waitUntilSettled(_ trace: TraceLog, after: Int) throws {
@@ -165,7 +181,7 @@ public struct TranscriptRerun: Sendable {
             else { return nil }
             let now = ContinuousClock.now
             if entries.count != seen.count { seen = (entries.count, now) }
-            return now - seen.since >= .milliseconds(100) ? true : nil
+            return now - seen.since >= .milliseconds(200) ? true : nil
         }
     }
 }
