@@ -31,8 +31,9 @@ struct RerunCommand: ParsableCommand {
         valueName: "ID"))
     var engine: String?
 
-    @Option(help: ArgumentHelp("Which session: x11 (the one rerun drives today).", valueName: "x11"))
-    var backend: String = "x11"
+    @Option(help: ArgumentHelp("Which session: x11, or wayland (headless sway with fcitx5 as its input method: the engine's wayland-fcitx5-… row). Default: the engine's.",
+                               valueName: "x11|wayland"))
+    var backend: MatrixBackend?
 
     @Option(help: ArgumentHelp("Where the rerun's own transcript goes (default: FILE's name with .rerun.jsonl, in the working directory).",
                                valueName: "PATH"))
@@ -48,9 +49,6 @@ struct RerunCommand: ParsableCommand {
         } catch {
             throw TranscriptFailure(error: error)
         }
-        guard backend == "x11" else {
-            throw ValidationError("--backend \(backend): rerun drives X11 sessions (on Wayland the input method grabs the keyboard, and a recording there lacks the keys it consumed)")
-        }
         guard transcript.backend == "x11" else {
             throw TranscriptFailure(error: TranscriptError(file: file, line: 1, reason:
                 "recorded on \(transcript.backend): the keys the input method consumed there are not in it; rerun needs an X11 recording"))
@@ -63,7 +61,7 @@ struct RerunCommand: ParsableCommand {
         }
         let url = URL(fileURLWithPath: file).standardizedFileURL
         let id = try engine ?? Self.engineID(for: url, known: known)
-        let chosen: MatrixEngine
+        var chosen: MatrixEngine
         if let match = known.first(where: { $0.kind.slug == id }) {
             chosen = match
         } else if let named = try MatrixCommand.engine(named: id, known: known,
@@ -73,8 +71,16 @@ struct RerunCommand: ParsableCommand {
             throw ValidationError("--engine \(id): no such engine; the lab knows " + known.map(\.kind.slug).joined(separator: ", ")
                 + ", and any installed engine as ibus:NAME or fcitx5:NAME")
         }
-        guard chosen.backend == .x11 else {
-            throw ValidationError("--engine \(id) runs on Wayland; rerun drives X11 sessions")
+        // --backend picks the row of the same input method on that backend.
+        if let backend, backend != chosen.backend {
+            let same = known.first { $0.backend == backend && $0.kind.engineName == chosen.kind.engineName
+                && ($0.kind.framework == .waylandFcitx5) == (backend == .wayland)
+                && (backend == .wayland ? chosen.kind.framework == .fcitx5 : chosen.kind.framework == .waylandFcitx5) }
+            guard let same else {
+                throw ValidationError("--backend \(backend.rawValue): \(chosen.kind.slug) has no \(backend.rawValue) row "
+                    + "(the lab runs fcitx5-anthy and fcitx5-hangul on Wayland)")
+            }
+            chosen = same
         }
         if let missing = MatrixRunner.missing(for: chosen) { throw Unavailable("\(chosen.kind.slug) cannot run here: \(missing)") }
         if let me = Bundle.main.executableURL?.resolvingSymlinksInPath().path { setenv("IME_COMPOSER_BIN", me, 1) }
@@ -82,13 +88,14 @@ struct RerunCommand: ParsableCommand {
         let output = URL(fileURLWithPath: out ?? (url.deletingPathExtension().lastPathComponent + ".rerun.jsonl")).standardizedFileURL
         let outcome: TranscriptRerun.Outcome
         do {
-            outcome = try rerun.run(chosen, output: output, recordedFile: file)
+            outcome = chosen.backend == .wayland ? try rerun.runWayland(chosen, output: output, recordedFile: file)
+                                                 : try rerun.run(chosen, output: output, recordedFile: file)
         } catch {
             throw RerunFailure(description: "the rerun through \(chosen.kind.slug) did not finish: \(error)")
         }
         if json {
             let object: [String: Any] = [
-                "recorded": file, "rerun": output.path, "engine": chosen.kind.slug, "backend": backend,
+                "recorded": file, "rerun": output.path, "engine": chosen.kind.slug, "backend": chosen.backend.rawValue,
                 "same": outcome.difference == nil, "difference": outcome.difference as Any? ?? NSNull(),
                 "keys": outcome.keys, "answers": outcome.answers,
             ]
@@ -122,3 +129,4 @@ struct RerunCommand: ParsableCommand {
 struct RerunFailure: Error, CustomStringConvertible {
     let description: String
 }
+extension MatrixBackend: ExpressibleByArgument {}

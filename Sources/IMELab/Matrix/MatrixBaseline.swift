@@ -114,20 +114,17 @@ public struct MatrixBaseline: Sendable {
     }
 }
 
-/// What the input method showed and had committed each time it had answered a key: the
-/// comparison of a rerun (`ime-composer rerun`), which types one key at a time, with a
+/// What the input method showed and had committed after each of its answers, in order:
+/// the comparison of a rerun (`ime-composer rerun`), which types one key at a time, with a
 /// recording typed at any pace. A recording typed fast has an engine answer several keys at
-/// once (IBus: いぬ for i n u) where the rerun sees い, いn, いぬ; so the states are
-/// compared only before the keys that followed an answer in the recording, and there
-/// they must be the same.
+/// once (IBus: いぬ for i n u), or answer a key after the next one arrived, where the
+/// rerun sees い, いn, いぬ, each after its key; but each state the engine was seen in is
+/// one it passes through when paced. So the recording's states must come, in order, among
+/// the rerun's; and each key the app saw must have been taken the same way.
 public struct InputMethodStates: Sendable, Equatable {
     public struct State: Sendable, Equatable {
-        /// The trace line (1-based) of the key this is the state before (or of the last line).
+        /// The trace line (1-based) of the answer that left the engine in this state.
         public let line: Int
-        /// How many keys came before it.
-        public let keysBefore: Int
-        /// Whether the engine answered since the key before it.
-        public let answered: Bool
         public let text: String
     }
 
@@ -138,11 +135,9 @@ public struct InputMethodStates: Sendable, Equatable {
     public init(trace text: String, fromLine first: Int = 0) {
         var number = 0, nonBlank = -1
         var preedit = "", committed = "", deleted = ""
-        var answered = false
-        var keyCount = 0
-        func state(at line: Int) -> State {
-            State(line: line, keysBefore: keyCount, answered: answered,
-                  text: "composing \(preedit.isEmpty ? "nothing" : preedit), committed \u{201C}\(committed)\u{201D}" + deleted)
+        func note() {
+            let text = "composing \(preedit.isEmpty ? "nothing" : preedit), committed \u{201C}\(committed)\u{201D}" + deleted
+            if states.last?.text != text { states.append(State(line: number, text: text)) }
         }
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
@@ -153,9 +148,6 @@ public struct InputMethodStates: Sendable, Equatable {
                   let event = object["ev"] as? String else { continue }
             switch event {
             case "key":
-                if keyCount > 0 { states.append(state(at: number)) }
-                keyCount += 1
-                answered = false
                 let consumed = (object["consumed"] as? Bool).map { $0 ? " consumed by the input method" : " not consumed" } ?? ""
                 let forwarded = (object["forwarded"] as? Bool) == true ? " (forwarded)" : ""
                 keys.append(.init(line: number, text: "\(object["keyval"] as? String ?? "?")\(consumed)\(forwarded)"))
@@ -164,38 +156,46 @@ public struct InputMethodStates: Sendable, Equatable {
                     .map { String(decoding: $0, as: UTF8.self) } ?? "[]"
                 let shown = object["text"] as? String ?? ""
                 preedit = shown.isEmpty ? "" : "\u{201C}\(shown)\u{201D} cursor \(object["cursor"] ?? "?") segments \(segments)"
-                answered = true
-            case "preedit-start", "preedit-end":
-                if event == "preedit-end" { preedit = "" }
-                answered = true
+                note()
+            case "preedit-end":
+                preedit = ""
+                note()
             case "commit":
                 committed += object["text"] as? String ?? ""
-                answered = true
+                note()
             case "surrounding" where object["kind"] as? String == "delete":
                 deleted += ", deleted around the caret (\(object["offset"] ?? "?"), \(object["count"] ?? "?"))"
-                answered = true
+                note()
             default:
                 break
             }
         }
-        if keyCount > 0 { states.append(state(at: number)) }
     }
 
-    /// The first difference from `recorded` (nil when the same): a key answered otherwise, or
-    /// a state before a key the recording's engine had answered by then.
+    /// The first difference from `recorded` (nil when the same): a key the app saw taken
+    /// otherwise (only when both sides saw the keys: not on Wayland), or the first recorded
+    /// state that does not come, in order, among this run's.
     public func firstDifference(from recorded: InputMethodStates, recordedFile: String, nowFile: String) -> String? {
-        for index in 0..<max(recorded.keys.count, keys.count) {
-            let was = index < recorded.keys.count ? recorded.keys[index] : nil
-            let now = index < keys.count ? keys[index] : nil
-            guard was?.text != now?.text else { continue }
-            let wasText = was.map { "\($0.text) (\(recordedFile):\($0.line))" } ?? "nothing (\(recorded.keys.count) keys in all)"
-            let nowText = now.map { "\($0.text) (\(nowFile):\($0.line))" } ?? "nothing (\(keys.count) keys in all)"
-            return "key \(index + 1): was \(wasText), now \(nowText)"
+        if !keys.isEmpty, !recorded.keys.isEmpty {
+            for index in 0..<max(recorded.keys.count, keys.count) {
+                let was = index < recorded.keys.count ? recorded.keys[index] : nil
+                let now = index < keys.count ? keys[index] : nil
+                guard was?.text != now?.text else { continue }
+                let wasText = was.map { "\($0.text) (\(recordedFile):\($0.line))" } ?? "nothing (\(recorded.keys.count) keys in all)"
+                let nowText = now.map { "\($0.text) (\(nowFile):\($0.line))" } ?? "nothing (\(keys.count) keys in all)"
+                return "key \(index + 1): was \(wasText), now \(nowText)"
+            }
         }
-        for was in recorded.states where was.answered {
-            guard let now = states.first(where: { $0.keysBefore == was.keysBefore }) else { continue }
-            guard now.text != was.text else { continue }
-            return "after key \(was.keysBefore): was \(was.text) (\(recordedFile):\(was.line)), now \(now.text) (\(nowFile):\(now.line))"
+        var next = 0
+        for was in recorded.states {
+            guard let found = states[next...].firstIndex(where: { $0.text == was.text }) else {
+                let after = next > 0 ? states[next - 1] : nil
+                let then = next < states.count ? states[next] : nil
+                return "was \(was.text) (\(recordedFile):\(was.line)), now never: "
+                    + (then.map { "it was \($0.text) instead (\(nowFile):\($0.line))" }
+                        ?? after.map { "it ended \($0.text) (\(nowFile):\($0.line))" } ?? "the engine never answered")
+            }
+            next = found + 1
         }
         return nil
     }

@@ -13,8 +13,10 @@ public struct TranscriptRerun: Sendable {
         /// surrounding deletion) before the next key: the rerun waits for an answer too.
         case key(name: String, shift: Bool, line: Int, answered: Bool)
         case focus(in: Bool, line: Int)
-        /// A press in the text at window coordinates.
-        case press(x: Int, y: Int, line: Int)
+        /// A press in the text at window coordinates; `fromBottom`: its height above the
+        /// panel's bottom edge when the recording had laid the panel out (the input bar sits
+        /// there whatever the window's height: a rerun clicks at that height in its window).
+        case press(x: Int, y: Int, fromBottom: Int?, line: Int)
     }
 
     public let transcript: Transcript
@@ -30,9 +32,11 @@ public struct TranscriptRerun: Sendable {
         self.firstLine = firstLine
         var steps: [Step] = []
         var text = ""
+        var panelHeight: Int?
         for (index, line) in transcript.lines.enumerated() {
             if index < firstLine {
                 if case .text(let snapshot) = line.event { text = snapshot.text }
+                if case .layout(let layout) = line.event { panelHeight = layout.panelHeight }
                 continue
             }
             switch line.event {
@@ -43,7 +47,8 @@ public struct TranscriptRerun: Sendable {
                     steps[steps.count - 1] = .key(name: name, shift: shift, line: number, answered: true)
                 }
             case .focus(let isIn): steps.append(.focus(in: isIn, line: line.number))
-            case .press(let x, let y): steps.append(.press(x: x, y: y, line: line.number))
+            case .press(let x, let y): steps.append(.press(x: x, y: y, fromBottom: panelHeight.map { $0 - y }, line: line.number))
+            case .layout(let layout): panelHeight = layout.panelHeight
             default: break
             }
         }
@@ -122,9 +127,11 @@ public struct TranscriptRerun: Sendable {
                     }
                 }
                 try waitUntilSettled(trace, after: key)
-            case .press(let x, let y, let line):
+            case .press(let x, let y, let fromBottom, let line):
                 let from = trace.entries.count
-                try cs.session.runChecked("xdotool", ["mousemove", "--window", cs.window, String(x), String(y), "click", "1"])
+                let height = trace.events(named: "layout").last?["panel"]?.arrayValue?.last?.intValue
+                let at = fromBottom.flatMap { up in height.map { $0 - up } } ?? y
+                try cs.session.runChecked("xdotool", ["mousemove", "--window", cs.window, String(x), String(at), "click", "1"])
                 try trace.waitFor("the press at \(x),\(y) (recorded at line \(line))", from: from) {
                     $0["ev"]?.stringValue == "press"
                 }
@@ -159,6 +166,99 @@ public struct TranscriptRerun: Sendable {
         let now = InputMethodStates(trace: text, fromLine: start)
         return Outcome(difference: now.firstDifference(from: recorded, recordedFile: recordedFile, nowFile: output.path),
                        keys: now.keys.count, answers: InputMethodAnswers(trace: text, fromLine: start).answers.count)
+    }
+
+    /// Runs the steps through a Wayland engine (`wayland-fcitx5-…`: fcitx5 as sway's input
+    /// method, GTK's text-input-v3) in a private headless sway session. The app does not see
+    /// the keys fcitx5 takes, so how the engine took each key is not compared, only what it
+    /// showed and committed.
+    public func runWayland(_ engine: MatrixEngine, output: URL, recordedFile: String) throws -> Outcome {
+        guard let wayland = engine.wayland else { throw HarnessError("\(engine.kind.slug) does not run on Wayland") }
+        let wl = try WaylandIMSession.start(name: "rerun-\(engine.kind.slug)", inputMethod: wayland.inputMethod,
+                                            appArguments: arguments)
+        defer { wl.stop() }
+        let trace = wl.trace
+        let start = trace.lineCount
+        var keysAt = 0
+        var focused = true
+        var other: AppProcess?
+        defer { other?.terminate() }
+        func inputContextFocused() throws {
+            try Wait.until("fcitx5's input context to have focus", timeout: .seconds(20),
+                           diagnostics: { trace.diagnostics(lastLines: 12) }) {
+                (try? wl.fcitxController("DebugInfo"))?.split(separator: "\n")
+                    .contains { $0.contains("frontend:wayland_v2") && $0.contains("focus:1") } ?? false
+            }
+        }
+        for step in steps {
+            switch step {
+            case .key(let name, let shift, _, let answered):
+                let from = trace.entries.count
+                keysAt += 1
+                let lower = name.count == 1 && name.uppercased() == name && name.lowercased() != name
+                try wl.key([lower ? "shift+" + name.lowercased() : shift ? "shift+" + name : name])
+                if answered {
+                    _ = trace.poll("an answer to \(name)", timeout: .seconds(10), from: from) {
+                        ["preedit-start", "preedit", "preedit-end", "commit"].contains($0["ev"]?.stringValue ?? "")
+                            || ($0["ev"]?.stringValue == "surrounding" && $0["kind"]?.stringValue == "delete")
+                    }
+                }
+                try waitUntilStill(trace)
+            case .focus(let isIn, let line):
+                guard isIn != focused else { continue }
+                let from = trace.entries.count
+                if isIn {
+                    try wl.focus(pid: wl.app.pid)
+                } else if let other {
+                    try wl.focus(pid: other.pid)
+                } else {
+                    other = try wl.launchOtherWindow().process  // sway focuses it as it maps
+                }
+                try trace.waitFor("focus \(isIn ? "back" : "out") (recorded at line \(line))", from: from) {
+                    $0["ev"]?.stringValue == "focus" && $0["in"]?.boolValue == isIn
+                }
+                if isIn { try inputContextFocused() }
+                try waitUntilStill(trace)
+                focused = isIn
+            case .press(let x, let y, let fromBottom, let line):
+                let window = try wl.windowRect(pid: wl.app.pid)
+                guard let window else { throw HarnessError("the app's window is not in sway's tree") }
+                let from = trace.entries.count
+                try wl.click(x: window.x + x, y: window.y + (fromBottom.map { window.height - $0 } ?? y))
+                try trace.waitFor("the press (recorded at line \(line))", from: from) { $0["ev"]?.stringValue == "press" }
+                // Finishing a composition disables and enables the text input: keys sent
+                // before fcitx5's input context has the focus back are lost.
+                try inputContextFocused()
+                try waitUntilStill(trace)
+            }
+        }
+        let status = try wl.terminateApp()
+        if status != 0 { throw HarnessError("the app exited with status \(status) after the rerun\n" + trace.diagnostics()) }
+        let text = try String(contentsOf: trace.url, encoding: .utf8)
+        try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: output, atomically: true, encoding: .utf8)
+        let recorded = InputMethodStates(trace: try String(contentsOfFile: transcript.name, encoding: .utf8), fromLine: firstLine)
+        var now = InputMethodStates(trace: text, fromLine: start)
+        now.keys = []  // the app saw only the keys fcitx5 passed on: nothing to compare them with
+        return Outcome(difference: now.firstDifference(from: recorded, recordedFile: recordedFile, nowFile: output.path),
+                       keys: keysAt, answers: InputMethodAnswers(trace: text, fromLine: start).answers.count)
+    }
+
+    /// Until the trace has stayed as it is for 200 ms (fcitx5 answers a key the app never
+    /// sees: there is no key line or settle of the key's own to wait for).
+    private func waitUntilStill(_ trace: TraceLog) throws {
+        var seen = (count: -1, since: ContinuousClock.now)
+        _ = try Wait.until("the trace to stay still", timeout: .seconds(20), diagnostics: { trace.diagnostics(lastLines: 20) },
+                           failFast: {
+                               if let app = trace.watchedProcess, !app.isRunning {
+                                   throw HarnessError("the app exited\n" + trace.diagnostics())
+                               }
+                           }) { () -> Bool? in
+            let count = trace.lineCount
+            let now = ContinuousClock.now
+            if count != seen.count { seen = (count, now) }
+            return now - seen.since >= .milliseconds(200) ? true : nil
+        }
     }
 
     /// Until the input has settled after trace index `after` with no answer of the engine

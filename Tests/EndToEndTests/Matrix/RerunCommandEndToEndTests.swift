@@ -83,6 +83,24 @@ struct RerunCommandEndToEndTests {
         }, "clicked where the recording did: \(press ?? "")")
     }
 
+    /// X11 against Wayland: the recording (ibus-anthy on X11) rerun through fcitx5-anthy as
+    /// sway's input method. The app sees no key fcitx5 takes there: the states are cut where
+    /// the rerun sent each key, and the first difference is what the engines showed.
+    @Test(.timeLimit(.minutes(3)))
+    func aRecordingOnX11RerunsOnWaylandAndShowsHowItDiffers() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (result, session) = try Self.rerun([Self.recording, "--engine", "fcitx5-anthy", "--backend", "wayland", "--json"],
+                                               in: folder)
+        defer { session.stop() }
+        #expect(result.status == 1, "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["engine"] as? String == "wayland-fcitx5-anthy" && object["backend"] as? String == "wayland", "\(object)")
+        #expect(object["keys"] as? Int == 11, "every recorded key was typed: \(object)")
+        let difference = try #require(object["difference"] as? String)
+        #expect(difference.hasPrefix("was composing") && difference.contains(", now never: "), "\(difference)")
+    }
+
     @Test func aMalformedTranscriptIsAUsageErrorNamingItsLine() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -98,7 +116,7 @@ struct RerunCommandEndToEndTests {
     @Test(arguments: [
         ([String](), "its folder or name names no engine the lab knows: say which with --engine"),
         (["--engine", "ibus-klingon"], "--engine ibus-klingon: no such engine"),
-        (["--engine", "ibus-anthy", "--backend", "wayland"], "--backend wayland: rerun drives X11 sessions"),
+        (["--engine", "ibus-anthy", "--backend", "wayland"], "--backend wayland: ibus-anthy has no wayland row"),
     ])
     func aWrongCommandLineIsAUsageError(_ arguments: [String], _ message: String) throws {
         let folder = try Self.folder()
