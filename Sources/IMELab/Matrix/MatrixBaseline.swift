@@ -108,9 +108,15 @@ public struct MatrixBaseline: Sendable {
         guard let was = try? String(contentsOf: before.transcript, encoding: .utf8) else {
             return "the baseline's transcript \(before.transcript.path) cannot be read"
         }
-        let old = InputMethodAnswers(trace: was, fromLine: before.firstLine)
-        let new = InputMethodAnswers(trace: now, fromLine: cell.firstLine)
-        return new.firstDifference(from: old, beforeFile: before.transcript.path, nowFile: nowPath)
+        // Both runs typed fast: either may have seen the engine answer several keys at once
+        // (or one after the next key came), never a state the other could not pass through.
+        // So a cell answered differently only when neither run's states come, in order,
+        // among the other's (or a key was taken otherwise).
+        let old = InputMethodStates(trace: was, fromLine: before.firstLine)
+        let new = InputMethodStates(trace: now, fromLine: cell.firstLine)
+        guard let difference = new.firstDifference(from: old, recordedFile: before.transcript.path, nowFile: nowPath),
+              old.firstDifference(from: new, recordedFile: nowPath, nowFile: before.transcript.path) != nil else { return nil }
+        return difference
     }
 }
 
