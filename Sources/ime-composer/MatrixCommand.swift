@@ -115,7 +115,10 @@ struct MatrixCommand: ParsableCommand {
             let result = runner.run(engine)
             progress.clear()
             results.append(result)
-            if !json { print(Self.line(for: result)) }
+            if !json {
+                print(Self.line(for: result))
+                fflush(nil)  // through a pipe (make test's tee) too, an engine's line as it ends
+            }
         }
         let packages = Set(runnable.map(\.package) + MatrixReport.frameworkPackages)
         var report = MatrixReport(results: results, skipped: skipped, versions: DebianPackages.versions(of: packages))
