@@ -259,8 +259,13 @@ extension Prerequisites {
     public static func requireFcitx5InputMethod(_ name: String) throws {
         let conf = "/usr/share/fcitx5/inputmethod/\(name).conf"
         if !FileManager.default.fileExists(atPath: conf) {
+            // One of the lab's engines: install-deps.sh installs it.
+            let known = ((try? MatrixEngine.load()) ?? []).contains {
+                $0.kind.fcitxInputMethod?.rawValue == name || $0.wayland?.inputMethod.rawValue == name
+            }
             throw HarnessError("fcitx5 input method '\(name)' is not installed (\(conf) missing). "
-                + "Run scripts/install-deps.sh (or `make deps`) to install fcitx5-\(name).")
+                + (known ? "Run scripts/install-deps.sh (or `make deps`) to install the lab's engines."
+                         : "The lab drives an input method an addon installs there (not fcitx5's built-in keyboard layouts)."))
         }
         // /usr/lib/<multiarch>/gtk-4.0/4.0.0/immodules/libim-fcitx5.so
         let lib = URL(fileURLWithPath: "/usr/lib", isDirectory: true)

@@ -181,6 +181,12 @@ struct MatrixCommandEndToEndTests {
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains("ibus:m17n:xx:klingon cannot run here: no installed IBus component provides the engine 'm17n:xx:klingon'"),
                 "\(result.stderr)")
+        let (fcitx, other) = try Self.matrix(["--engine", "fcitx5:klingon"], in: folder, timeout: .seconds(30))
+        defer { other.stop() }
+        #expect(fcitx.status == 3, "\(fcitx.stderr)")
+        #expect(fcitx.stderr.contains("fcitx5:klingon cannot run here: fcitx5 input method 'klingon' is not installed "
+            + "(/usr/share/fcitx5/inputmethod/klingon.conf missing). The lab drives an input method an addon installs there"),
+                "\(fcitx.stderr)")
     }
 
     @Test func withoutXvfbOnThePathTheSessionCannotBeHadAndItExitsThree() throws {
