@@ -173,6 +173,23 @@ struct MatrixCommandEndToEndTests {
         #expect(transcript.contains(#""ev":"commit""#) && transcript.contains("न"), "\(transcript.suffix(800))")
     }
 
+    /// An fcitx5 input method no engine file lists (fcitx5-table's Cangjie), named
+    /// `fcitx5:NAME`, with its own keys.
+    @Test(.timeLimit(.minutes(2)))
+    func anFcitx5InputMethodWithoutExpectationsRunsWithItsKeys() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (result, session) = try Self.matrix(["--engine", "fcitx5:cangjie", "--keys", "o n f",
+                                                 "--scenario", "enter-confirms-then-sends", "--out", "lab"], in: folder)
+        defer { session.stop() }
+        #expect(result.status == 0, "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        let cells = try #require(try Self.report(folder.appendingPathComponent("lab"))["cells"] as? [[String: Any]])
+        #expect(cells.count == 1 && cells[0]["judged_by"] as? String == "invariants" && cells[0]["im_module"] as? String == "fcitx",
+                "\(cells)")
+        #expect(cells.first?["package"] as? String == "fcitx5-table", "\(cells)")
+        #expect((cells.first?["reason"] as? String)?.hasPrefix("Enter while composing “onf” did not send") == true, "\(cells)")
+    }
+
     @Test func anUnknownEngineThatIsNotInstalledCannotBeHadAndItExitsThree() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
