@@ -312,6 +312,13 @@ public final class ComposerSession: @unchecked Sendable {
                 guard $0["ev"]?.stringValue == "preedit", let text = $0["text"]?.stringValue, !text.isEmpty else { return false }
                 return probe.preedit.isEmpty || text.contains(probe.preedit)
             }) != nil
+            // An engine still being activated may answer and then reset itself: fcitx5-mozc
+            // showed あ and emptied it 1 ms later, with no key (run 17 of #31). Then the
+            // cancel key has no composition to end: probe again once it is gone.
+            if answered, !isComposing(since: start) {
+                answered = false
+                try restoreText(textBefore)
+            }
         }
         guard answered else {
             throw session.failure("the \(kind.slug) engine never answered the probe key \(probe.key)"
@@ -319,11 +326,30 @@ public final class ComposerSession: @unchecked Sendable {
         }
         let cancelFrom = trace.entries.count
         try xdotool.key([probe.cancelKey])
-        try trace.waitFor("the probe preedit to end", from: cancelFrom) {
-            $0["ev"]?.stringValue == "preedit-end"
+        // The composition is over (ended by the cancel key, or, should the engine reset it
+        // just before, by then: the key is still traced).
+        _ = try Wait.until("the probe preedit to end", timeout: .seconds(20), diagnostics: { self.trace.diagnostics() }) { () -> Bool? in
+            let entries = self.trace.entries
+            let keyIn = entries.dropFirst(cancelFrom).contains { $0.name == "key" && $0.value["keyval"]?.stringValue == probe.cancelKey }
+            return keyIn && !self.isComposing(since: 0) ? true : nil
         }
         try restoreText(textBefore)
         probeEndIndex = trace.entries.count
+    }
+
+    /// Whether a composition is on screen, from the trace's preedit lines (from index
+    /// `since`, which must be before the composition began, on).
+    private func isComposing(since: Int) -> Bool {
+        var composing = false
+        for entry in trace.entries.dropFirst(since) {
+            switch entry.name {
+            case "preedit-start": composing = true
+            case "preedit": composing = !(entry.value["text"]?.stringValue ?? "").isEmpty
+            case "preedit-end": composing = false
+            default: break
+            }
+        }
+        return composing
     }
 
     /// Keys sent before the engine was attached come back unconsumed and GTK types them
