@@ -24,12 +24,8 @@ extension ComposerController {
             case .trace(let event):
                 trace.emit(event)
                 inspector.record(event)
-                if framePaints.awaitsFrame(after: event) {
-                    ui.afterNextFrame { [weak self] in
-                        self?.framePaints.painted()
-                        self?.forward(.framePainted)
-                    }
-                }
+            case .awaitFrame:
+                ui.afterNextFrame { [weak self] in self?.forward(.framePainted) }
             case .tracingStarted:
                 inspector.record(Self.startEvent(options))
             case .showStatus(let status):

@@ -43,8 +43,6 @@ public final class ComposerController {
     var readyAnnounced = false
     /// The IME inspector (`IMEInspector`).
     private(set) var inspector: IMEInspector!
-    /// `--trace-frames`: when the first frame after input was painted (`paint`).
-    let framePaints: FramePaints
     /// Keeps the draft and the sent messages in the profile (nil: nothing is kept, as in most
     /// in-process tests).
     var draftKeeper: DraftKeeper?
@@ -72,7 +70,6 @@ public final class ComposerController {
                 quit: @escaping () -> Void) {
         self.options = options
         self.trace = trace
-        framePaints = FramePaints(enabled: options.tracesFrames && trace.isEnabled)
         hasData = data != nil
         let data = data ?? .empty
         directory = data.directory
@@ -83,7 +80,8 @@ public final class ComposerController {
             sources: hasData ? data.completionSources : [],
             recents: RecentItems(directory: URL(fileURLWithPath: options.profileDirectory)))
         composer = Composer(text: options.initialText, caret: options.caret, limit: options.limit,
-                            completion: completion, tokens: data.tokens, traces: trace.isEnabled, awaitingData: !hasData)
+                            completion: completion, tokens: data.tokens, traces: trace.isEnabled,
+                            tracesFrames: options.tracesFrames, awaitingData: !hasData)
         scheduler = SettleScheduler(sources: sources) { [weak self] in self?.settle() }
         // With a trace the inspector's log follows the session from its start.
         inspector = IMEInspector(ui: ui, sources: sources, start: trace.isEnabled ? Self.startEvent(options) : nil,

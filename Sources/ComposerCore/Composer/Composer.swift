@@ -27,6 +27,8 @@ public final class Composer {
     private var textReporter: TextChangeReporter?
     /// Whether trace effects are made (`init(traces:)`, `startTracing`).
     public private(set) var traces: Bool
+    /// `init(tracesFrames:)`: when the first frame after input was painted (`paint`).
+    private var frames: FramePaintTracing
     private var pipeline: SettlePipeline
     private let origins = EditOrigins()
     /// The on-screen keyboard, learned from the window's observations.
@@ -73,11 +75,13 @@ public final class Composer {
     ///     `dataArrived` (the app loads them after the first frame).
     public init(text: String = "", caret: Int? = nil, limit: LengthLimit = LengthLimit(),
                 completion: CompletionList = CompletionList(sources: []),
-                tokens: TokenNames = TokenNames(), traces: Bool = true, awaitingData: Bool = false) {
+                tokens: TokenNames = TokenNames(), traces: Bool = true, tracesFrames: Bool = false,
+                awaitingData: Bool = false) {
         model = ComposerModel(text: text, caret: caret)
         self.limit = limit
         self.completion = completion
         self.traces = traces
+        frames = FramePaintTracing(enabled: tracesFrames)
         self.awaitingData = awaitingData
         textReporter = traces ? TextChangeReporter() : nil
         limitCutter = LimitCutter(limit: limit)
@@ -308,6 +312,7 @@ public final class Composer {
         case .laidOut(let layout):
             trace(.layout(layout))
         case .framePainted:
+            frames.painted()
             trace(.paint)
         case .historyRestored(let message):
             lastSent = message
@@ -470,8 +475,11 @@ public final class Composer {
     }
 
     func trace(_ event: @autoclosure () -> TraceEvent) {
-        guard traces, !routing.hold(event()) else { return }
-        effects.append(.trace(event()))
+        guard traces else { return }
+        let event = event()
+        guard !routing.hold(event) else { return }
+        effects.append(.trace(event))
+        if frames.asksFrame(after: event) { effects.append(.awaitFrame) }
     }
 
     /// Makes an edit in the model and traces it, if it recorded one (an empty insertion or

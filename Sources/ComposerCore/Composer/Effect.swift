@@ -50,6 +50,8 @@ public enum Effect: Equatable, Sendable {
     case requestSettle
     /// The composer is done: quit after the exit event.
     case quit
+    /// Report the next painted frame (`InputEvent.framePainted`): `--trace-frames`.
+    case awaitFrame
     /// The trace asked for mid-session starts now: the window writes its `start` line; the
     /// composer's trace effects follow.
     case tracingStarted

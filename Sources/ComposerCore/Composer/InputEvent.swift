@@ -84,7 +84,7 @@ public enum InputEvent: Equatable, Sendable {
     /// The last message sent before this session, from the profile (Up in an empty input
     /// edits it).
     case historyRestored(lastSent: String)
-    /// The window painted the first frame after input (`--trace-frames`).
+    /// The window painted the frame `Effect.awaitFrame` asked for (`--trace-frames`).
     case framePainted
     /// The window is shown, its input has the keyboard focus and the data is in.
     case ready
