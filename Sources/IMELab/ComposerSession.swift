@@ -52,8 +52,6 @@ public struct InputMethodKind: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { slug }
-    /// The session's name (`TestSession`).
-    public var rawValue: String { slug }
 
     var gtkIMModule: String {
         switch framework {
@@ -202,7 +200,7 @@ public final class ComposerSession: @unchecked Sendable {
                 beforeLaunch: ((TestSession) throws -> Void)? = nil) throws {
         try Prerequisites.require(kind)
         self.kind = kind
-        let session = try TestSession(name: name ?? kind.rawValue, unprivileged: kind.runsUnprivileged)
+        let session = try TestSession(name: name ?? kind.slug, unprivileged: kind.runsUnprivileged)
         self.session = session
         do {
             // The session user may not reach the build directory: it gets a copy then.
@@ -337,19 +335,27 @@ public final class ComposerSession: @unchecked Sendable {
         probeEndIndex = trace.entries.count
     }
 
-    /// Whether a composition is on screen, from the trace's preedit lines (from index
-    /// `since`, which must be before the composition began, on).
-    private func isComposing(since: Int) -> Bool {
-        var composing = false
-        for entry in trace.entries.dropFirst(since) {
-            switch entry.name {
-            case "preedit-start": composing = true
-            case "preedit": composing = !(entry.value["text"]?.stringValue ?? "").isEmpty
-            case "preedit-end": composing = false
-            default: break
-            }
+    /// Whether a composition is on screen (the trace's entries from index `since`, which
+    /// must be before the composition began).
+    private func isComposing(since: Int) -> Bool { trace.entries.dropFirst(since).isComposing }
+
+    /// A second X client (xev) to take keyboard focus away from the app, as switching
+    /// windows does, and its window once mapped; `xdotool.focus` moves the focus between
+    /// them. The caller terminates it.
+    public func launchOtherWindow() throws -> (process: AppProcess, window: String) {
+        let other = try session.launch("xev", executable: "xev", arguments: ["-event", "focus"])
+        return (other, try xdotool.waitForWindow(pid: other.pid, name: "Event Tester", process: other))
+    }
+
+    /// Clicks in the input bar, `x` px from the window's left edge and `fromBottom` px above
+    /// the panel's bottom (default: the input's middle), from the trace's last `layout` line.
+    public func clickInTheInput(x: Int = 10, fromBottom: Int? = nil) throws {
+        guard let layout = trace.events(named: "layout").last, let height = layout["panel"]?.arrayValue?.last?.intValue,
+              let input = layout["input"]?.intValue, let keyboard = layout["keyboard"]?.intValue else {
+            throw session.failure("no layout line to click by\n" + trace.diagnostics())
         }
-        return composing
+        let y = height - (fromBottom ?? keyboard + input / 2)
+        try session.runChecked("xdotool", ["mousemove", "--window", window, String(x), String(y), "click", "1"])
     }
 
     /// Keys sent before the engine was attached come back unconsumed and GTK types them

@@ -41,12 +41,7 @@ struct Replay: ParsableCommand {
     }
 
     func run() throws {
-        let transcript: Transcript
-        do {
-            transcript = try Transcript(contentsOf: file)
-        } catch {
-            throw TranscriptFailure(error: error)
-        }
+        let transcript = try TranscriptFailure.read(file)
         // An older recording's start line lacks settings: the flags give them, else what
         // that build used; either way the note says so before anything else is printed.
         let chosen = ReplaySettings(transcript: transcript,
@@ -88,4 +83,13 @@ struct Replay: ParsableCommand {
 struct TranscriptFailure: Error, CustomStringConvertible {
     let error: TranscriptError
     var description: String { error.description }
+
+    /// Reads and checks `file`; a malformed one is this failure (exit status 2).
+    static func read(_ file: String) throws -> Transcript {
+        do {
+            return try Transcript(contentsOf: file)
+        } catch {
+            throw TranscriptFailure(error: error)
+        }
+    }
 }

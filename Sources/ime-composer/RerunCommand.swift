@@ -43,12 +43,7 @@ struct RerunCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let transcript: Transcript
-        do {
-            transcript = try Transcript(contentsOf: file)
-        } catch {
-            throw TranscriptFailure(error: error)
-        }
+        let transcript = try TranscriptFailure.read(file)
         guard transcript.backend == "x11" else {
             throw TranscriptFailure(error: TranscriptError(file: file, line: 1, reason:
                 "recorded on \(transcript.backend): the keys the input method consumed there are not in it; rerun needs an X11 recording"))

@@ -17,7 +17,7 @@ struct CompletionEndToEndTests {
 
     @Test(.timeLimit(.minutes(2)), arguments: [InputMethodKind.ibusAnthy, .fcitxAnthy])
     func aMentionTypedInKanaOffersTanakaAndEnterAcceptsIt(kind: InputMethodKind) throws {
-        let cs = try ComposerSession(kind, name: "e2e-completion-\(kind.rawValue)")
+        let cs = try ComposerSession(kind, name: "e2e-completion-\(kind.slug)")
         defer { cs.stop() }
         let trace = cs.trace
         let from = cs.probeEndIndex
@@ -40,7 +40,7 @@ struct CompletionEndToEndTests {
         #expect(opened["items"]?.arrayValue?.first?.stringValue == "u0001", "田中 太郎 first: \(opened)")
         #expect(!trace.entries.contains { $0.name == "accept" || $0.name == "send" })
         try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
-        try cs.screenshotWindow(to: Self.artifacts.appendingPathComponent("completion-\(kind.rawValue).png"))
+        try cs.screenshotWindow(to: Self.artifacts.appendingPathComponent("completion-\(kind.slug).png"))
 
         // Enter with nothing composing accepts the selected row.
         let acceptFrom = trace.entries.count

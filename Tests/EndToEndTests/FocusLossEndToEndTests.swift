@@ -16,7 +16,7 @@ struct FocusLossEndToEndTests {
         let composeKeys: [String]
         let preedit: String
         let outcome: Outcome
-        var description: String { kind.rawValue }
+        var description: String { kind.slug }
         /// The transcript's name part.
         var slug: String { kind.slug }
     }
@@ -43,7 +43,7 @@ struct FocusLossEndToEndTests {
 
     @Test(.timeLimit(.minutes(3)), arguments: cases)
     func focusLeavingMidCompositionEndsConsistent(_ test: Case) throws {
-        let cs = try ComposerSession(test.kind, arguments: ["--text", "x "], name: "e2e-focus-out-\(test.kind.rawValue)")
+        let cs = try ComposerSession(test.kind, arguments: ["--text", "x "], name: "e2e-focus-out-\(test.kind.slug)")
         defer { cs.stop() }
         let trace = cs.trace
         let other = try cs.session.launch("xev", executable: "xev", arguments: ["-event", "focus"])

@@ -116,7 +116,7 @@ struct LengthLimitEndToEndTests {
     @Test(.timeLimit(.minutes(2)), arguments: [InputMethodKind.ibusHangul, .fcitxHangul])
     func hangulSyllablesAtTheLimit(kind: InputMethodKind) throws {
         let cs = try ComposerSession(kind, arguments: ["--text", "abc", "--limit", "4", "--limit-mode", "hard"],
-                                     name: "e2e-limit-\(kind.rawValue)")
+                                     name: "e2e-limit-\(kind.slug)")
         defer { cs.stop() }
         // 한 commits as 글 starts composing (no pause), then Return commits 글: one insertion.
         let (commits, text) = try Self.typeAndSettle(cs, ["g", "k", "s", "r", "m", "f"]) {

@@ -66,9 +66,8 @@ public struct InvariantRun: MatrixTraceReading {
     /// Focus leaves mid-composition: the text then holds nothing, what was drawn or what
     /// the engine committed — once; typing goes on when focus is back.
     func focusOut() throws -> String {
-        let other = try cs.session.launch("xev", executable: "xev", arguments: ["-event", "focus"])
+        let (other, otherWindow) = try cs.launchOtherWindow()
         defer { other.terminate(signal: SIGTERM) }
-        let otherWindow = try cs.xdotool.waitForWindow(pid: other.pid, name: "Event Tester", process: other)
         try cs.xdotool.focus(cs.window)
         let drawn = try compose()
         let leaving = trace.entries.count
@@ -98,13 +97,9 @@ public struct InvariantRun: MatrixTraceReading {
     /// what was committed — at the end or where the click put the caret — once.
     func click() throws -> String {
         let drawn = try compose()
-        let layout = try require(trace.events(named: "layout").last, "no layout line")
-        guard let height = layout["panel"]?.arrayValue?.last?.intValue, let input = layout["input"]?.intValue,
-              let keyboard = layout["keyboard"]?.intValue else { throw MatrixFailure("layout \(layout)") }
         let clickAt = trace.entries.count
         let base = try settledText(upTo: clickAt)
-        try cs.session.runChecked("xdotool", ["mousemove", "--window", cs.window, "10", String(height - keyboard - input / 2),
-                                              "click", "1"])
+        try cs.clickInTheInput()
         try trace.waitFor("the caret moved by the click", from: clickAt) {
             $0["ev"]?.stringValue == "selection" && ($0["caret"]?.intValue ?? 99) < base.unicodeScalars.count
         }
@@ -146,16 +141,14 @@ public struct InvariantRun: MatrixTraceReading {
         try waitUntilSettled(after: after, allowComposing: false)
     }
 
-    func waitUntilSettled(after: Int, allowComposing: Bool) throws -> String {
+    func waitUntilSettled(after: Int, allowComposing: Bool, timeout: Duration = .seconds(20)) throws -> String {
         try Wait.until(allowComposing ? "the input to settle" : "the composition to end and the input to settle",
-                       timeout: .seconds(20), diagnostics: { trace.diagnostics(lastLines: 25) },
+                       timeout: timeout, diagnostics: { trace.diagnostics(lastLines: 25) },
                        failFast: {
                            if let app = trace.watchedProcess, !app.isRunning { throw MatrixFailure("the app exited\n" + trace.diagnostics()) }
                        }) { () -> String? in
             let entries = trace.entries
-            guard let settle = entries.last(where: { $0.name == "settle" }), settle.index > after,
-                  !entries.dropFirst(settle.index + 1).contains(where: { ["preedit", "commit"].contains($0.name) }),
-                  allowComposing || !isComposing(entries) else { return nil }
+            guard entries.settled(after: after), allowComposing || !entries.isComposing else { return nil }
             return try? committedText(in: entries)
         }
     }
@@ -164,20 +157,8 @@ public struct InvariantRun: MatrixTraceReading {
     /// composition ended then, or — an engine that keeps composing (GTK's simple context
     /// across focus) — it is still on screen after three seconds.
     func settledAfterLettingGo(_ index: Int) throws -> String {
-        if let text = try? Wait.until("the composition to end", timeout: .seconds(3), { () -> String? in
-            try? self.waitUntilNothingComposesNow(after: index)
-        }) {
-            return text
-        }
+        if let text = try? waitUntilSettled(after: index, allowComposing: false, timeout: .seconds(3)) { return text }
         return try waitUntilSettled(after: index, allowComposing: true)
-    }
-
-    private func waitUntilNothingComposesNow(after: Int) throws -> String? {
-        let entries = trace.entries
-        guard let settle = entries.last(where: { $0.name == "settle" }), settle.index > after,
-              !entries.dropFirst(settle.index + 1).contains(where: { ["preedit", "commit"].contains($0.name) }),
-              !isComposing(entries) else { return nil }
-        return try committedText(in: entries)
     }
 
     /// `after` is `base` with nothing, `drawn`, or what the engine committed since `since`

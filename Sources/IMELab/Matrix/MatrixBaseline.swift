@@ -19,6 +19,29 @@ public struct InputMethodAnswers: Sendable, Equatable {
     /// From the transcript's non-blank line `first` (0-based) on: the scenario, not the
     /// session's engine probe.
     public init(trace text: String, fromLine first: Int = 0) {
+        for (number, event, object) in Self.events(in: text, fromLine: first) {
+            switch event {
+            case "key":
+                // Whether the input method consumed the key is its answer to it.
+                keys.append(Answer(line: number, text: Self.keyText(object)))
+            case "preedit-start", "preedit-end":
+                answers.append(Answer(line: number, text: event))
+            case "preedit":
+                answers.append(Answer(line: number, text: "preedit " + Self.preeditText(object)))
+            case "commit":
+                answers.append(Answer(line: number, text: "commit \u{201C}\(object["text"] as? String ?? "")\u{201D}"))
+            case "surrounding" where object["kind"] as? String == "delete":
+                answers.append(Answer(line: number, text: "delete-surrounding offset \(object["offset"] ?? "?") count \(object["count"] ?? "?")"))
+            default:
+                break
+            }
+        }
+    }
+
+    /// A transcript's lines from its non-blank line `first` (0-based) on that are JSON
+    /// objects with an `ev`: each with its line number (1-based) and event name.
+    static func events(in text: String, fromLine first: Int) -> [(line: Int, event: String, object: [String: Any])] {
+        var result: [(line: Int, event: String, object: [String: Any])] = []
         var number = 0, nonBlank = -1
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
@@ -27,27 +50,23 @@ public struct InputMethodAnswers: Sendable, Equatable {
             guard nonBlank >= first,
                   let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let event = object["ev"] as? String else { continue }
-            func quoted(_ key: String) -> String { "\u{201C}\(object[key] as? String ?? "")\u{201D}" }
-            switch event {
-            case "key":
-                // Whether the input method consumed the key is its answer to it.
-                let consumed = (object["consumed"] as? Bool).map { $0 ? " consumed by the input method" : " not consumed" } ?? ""
-                let forwarded = (object["forwarded"] as? Bool) == true ? " (forwarded)" : ""
-                keys.append(Answer(line: number, text: "\(object["keyval"] as? String ?? "?")\(consumed)\(forwarded)"))
-            case "preedit-start", "preedit-end":
-                answers.append(Answer(line: number, text: event))
-            case "preedit":
-                let segments = (object["segments"]).flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
-                    .map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-                answers.append(Answer(line: number, text: "preedit \(quoted("text")) cursor \(object["cursor"] ?? "?") segments \(segments)"))
-            case "commit":
-                answers.append(Answer(line: number, text: "commit \(quoted("text"))"))
-            case "surrounding" where object["kind"] as? String == "delete":
-                answers.append(Answer(line: number, text: "delete-surrounding offset \(object["offset"] ?? "?") count \(object["count"] ?? "?")"))
-            default:
-                break
-            }
+            result.append((number, event, object))
         }
+        return result
+    }
+
+    /// A `key` line: its keyval, and whether the input method consumed or forwarded it.
+    static func keyText(_ object: [String: Any]) -> String {
+        let consumed = (object["consumed"] as? Bool).map { $0 ? " consumed by the input method" : " not consumed" } ?? ""
+        let forwarded = (object["forwarded"] as? Bool) == true ? " (forwarded)" : ""
+        return "\(object["keyval"] as? String ?? "?")\(consumed)\(forwarded)"
+    }
+
+    /// A `preedit` line: “text” cursor N segments [...].
+    static func preeditText(_ object: [String: Any]) -> String {
+        let segments = (object["segments"]).flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
+            .map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        return "\u{201C}\(object["text"] as? String ?? "")\u{201D} cursor \(object["cursor"] ?? "?") segments \(segments)"
     }
 
     /// The first difference from `before` (nil when they answer the same), naming the lines
@@ -139,42 +158,25 @@ public struct InputMethodStates: Sendable, Equatable {
 
     /// From the transcript's non-blank line `first` (0-based) on.
     public init(trace text: String, fromLine first: Int = 0) {
-        var number = 0, nonBlank = -1
         var preedit = "", committed = "", deleted = ""
-        func note() {
-            let text = "composing \(preedit.isEmpty ? "nothing" : preedit), committed \u{201C}\(committed)\u{201D}" + deleted
-            if states.last?.text != text { states.append(State(line: number, text: text)) }
-        }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
-            guard !line.allSatisfy(\.isWhitespace) else { continue }
-            nonBlank += 1
-            guard nonBlank >= first,
-                  let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let event = object["ev"] as? String else { continue }
+        for (number, event, object) in InputMethodAnswers.events(in: text, fromLine: first) {
             switch event {
             case "key":
-                let consumed = (object["consumed"] as? Bool).map { $0 ? " consumed by the input method" : " not consumed" } ?? ""
-                let forwarded = (object["forwarded"] as? Bool) == true ? " (forwarded)" : ""
-                keys.append(.init(line: number, text: "\(object["keyval"] as? String ?? "?")\(consumed)\(forwarded)"))
+                keys.append(.init(line: number, text: InputMethodAnswers.keyText(object)))
+                continue
             case "preedit":
-                let segments = (object["segments"]).flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
-                    .map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-                let shown = object["text"] as? String ?? ""
-                preedit = shown.isEmpty ? "" : "\u{201C}\(shown)\u{201D} cursor \(object["cursor"] ?? "?") segments \(segments)"
-                note()
+                preedit = (object["text"] as? String ?? "").isEmpty ? "" : InputMethodAnswers.preeditText(object)
             case "preedit-end":
                 preedit = ""
-                note()
             case "commit":
                 committed += object["text"] as? String ?? ""
-                note()
             case "surrounding" where object["kind"] as? String == "delete":
                 deleted += ", deleted around the caret (\(object["offset"] ?? "?"), \(object["count"] ?? "?"))"
-                note()
             default:
-                break
+                continue
             }
+            let state = "composing \(preedit.isEmpty ? "nothing" : preedit), committed \u{201C}\(committed)\u{201D}" + deleted
+            if states.last?.text != state { states.append(State(line: number, text: state)) }
         }
     }
 

@@ -166,9 +166,8 @@ public struct MatrixRun: MatrixTraceReading {
     }
 
     func focusOut() throws -> String {
-        let other = try cs.session.launch("xev", executable: "xev", arguments: ["-event", "focus"])
+        let (other, otherWindow) = try cs.launchOtherWindow()
         defer { other.terminate(signal: SIGTERM) }
-        let otherWindow = try cs.xdotool.waitForWindow(pid: other.pid, name: "Event Tester", process: other)
         try cs.xdotool.focus(cs.window)
         let from = try compose()
         try cs.xdotool.focus(otherWindow)
@@ -227,12 +226,8 @@ public struct MatrixRun: MatrixTraceReading {
     func click() throws -> String {
         _ = try compose()
         let before = try settledText()
-        let layout = try require(trace.events(named: "layout").last, "no layout line")
-        guard let height = layout["panel"]?.arrayValue?.last?.intValue, let input = layout["input"]?.intValue,
-              let keyboard = layout["keyboard"]?.intValue else { throw MatrixFailure("layout \(layout)") }
         let clickAt = trace.entries.count
-        try cs.session.runChecked("xdotool", ["mousemove", "--window", cs.window, "10", String(height - keyboard - input / 2),
-                                              "click", "1"])
+        try cs.clickInTheInput()
         let moved = try trace.waitFor("the caret moved by the click", from: clickAt) {
             $0["ev"]?.stringValue == "selection" && ($0["caret"]?.intValue ?? 99) < before.unicodeScalars.count
         }

@@ -23,9 +23,18 @@ extension MatrixTraceReading {
 
     func isPreedit(_ line: JSONValue) -> Bool { line["ev"]?.stringValue == "preedit" }
 
-    func isComposing(_ entries: [TraceLog.Entry]) -> Bool {
+    func isComposing(_ entries: [TraceLog.Entry]) -> Bool { entries.isComposing }
+
+    func keys(_ names: [String]) -> String { names.joined(separator: " ") }
+    func quoted(_ s: String) -> String { "\u{201C}\(s)\u{201D}" }
+}
+
+/// What the lab's waits read from an app's trace entries.
+extension BidirectionalCollection where Element == TraceLog.Entry {
+    /// Whether a composition is on screen after these entries (which start before it began).
+    public var isComposing: Bool {
         var composing = false
-        for e in entries {
+        for e in self {
             switch e.name {
             case "preedit-start": composing = true
             case "preedit": composing = !(e.value["text"]?.stringValue ?? "").isEmpty
@@ -36,6 +45,11 @@ extension MatrixTraceReading {
         return composing
     }
 
-    func keys(_ names: [String]) -> String { names.joined(separator: " ") }
-    func quoted(_ s: String) -> String { "\u{201C}\(s)\u{201D}" }
+    /// Whether the input settled after the entry at `index`: a `settle` line after it (or
+    /// the `text` line a send writes with no settle of its own) with no answer of the input
+    /// method after that line (an answer to a key may come after the key's first settle).
+    public func settled(after index: Int) -> Bool {
+        guard let mark = last(where: { $0.name == "settle" || $0.name == "text" }), mark.index > index else { return false }
+        return !contains { $0.index > mark.index && ["preedit-start", "preedit", "preedit-end", "commit"].contains($0.name) }
+    }
 }

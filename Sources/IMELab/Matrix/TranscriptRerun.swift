@@ -126,33 +126,31 @@ public struct TranscriptRerun: Sendable {
                             || ($0["ev"]?.stringValue == "surrounding" && $0["kind"]?.stringValue == "delete")
                     }
                 }
-                try waitUntilSettled(trace, after: key)
+                try waitUntilQuiet(trace, settledAfter: key)
             case .press(let x, let y, let fromBottom, let line):
                 let from = trace.entries.count
-                let height = trace.events(named: "layout").last?["panel"]?.arrayValue?.last?.intValue
-                let at = fromBottom.flatMap { up in height.map { $0 - up } } ?? y
-                try cs.session.runChecked("xdotool", ["mousemove", "--window", cs.window, String(x), String(at), "click", "1"])
+                if let fromBottom {
+                    try cs.clickInTheInput(x: x, fromBottom: fromBottom)
+                } else {
+                    try cs.session.runChecked("xdotool", ["mousemove", "--window", cs.window, String(x), String(y), "click", "1"])
+                }
                 try trace.waitFor("the press at \(x),\(y) (recorded at line \(line))", from: from) {
                     $0["ev"]?.stringValue == "press"
                 }
-                try waitUntilSettled(trace, after: trace.lastMatchIndex)
+                try waitUntilQuiet(trace, settledAfter: trace.lastMatchIndex)
             case .focus(let isIn, let line):
                 guard isIn != focused else { continue }
                 let from = trace.entries.count
                 if isIn {
                     try cs.xdotool.focus(cs.window)
                 } else {
-                    if other == nil {
-                        let process = try cs.session.launch("xev", executable: "xev", arguments: ["-event", "focus"])
-                        other = process
-                        otherWindow = try cs.xdotool.waitForWindow(pid: process.pid, name: "Event Tester", process: process)
-                    }
+                    if other == nil { (other, otherWindow) = try cs.launchOtherWindow() }
                     try cs.xdotool.focus(otherWindow!)
                 }
                 try trace.waitFor("focus \(isIn ? "back" : "out") (recorded at line \(line))", from: from) {
                     $0["ev"]?.stringValue == "focus" && $0["in"]?.boolValue == isIn
                 }
-                try waitUntilSettled(trace, after: trace.lastMatchIndex)
+                try waitUntilQuiet(trace, settledAfter: trace.lastMatchIndex)
                 focused = isIn
             }
         }
@@ -179,7 +177,7 @@ public struct TranscriptRerun: Sendable {
         defer { wl.stop() }
         let trace = wl.trace
         let start = trace.lineCount
-        var keysAt = 0
+        var keysSent = 0
         var focused = true
         var other: AppProcess?
         defer { other?.terminate() }
@@ -194,7 +192,7 @@ public struct TranscriptRerun: Sendable {
             switch step {
             case .key(let name, let shift, _, let answered):
                 let from = trace.entries.count
-                keysAt += 1
+                keysSent += 1
                 let lower = name.count == 1 && name.uppercased() == name && name.lowercased() != name
                 try wl.key([lower ? "shift+" + name.lowercased() : shift ? "shift+" + name : name])
                 if answered {
@@ -203,7 +201,7 @@ public struct TranscriptRerun: Sendable {
                             || ($0["ev"]?.stringValue == "surrounding" && $0["kind"]?.stringValue == "delete")
                     }
                 }
-                try waitUntilStill(trace)
+                try waitUntilQuiet(trace)
             case .focus(let isIn, let line):
                 guard isIn != focused else { continue }
                 let from = trace.entries.count
@@ -218,7 +216,7 @@ public struct TranscriptRerun: Sendable {
                     $0["ev"]?.stringValue == "focus" && $0["in"]?.boolValue == isIn
                 }
                 if isIn { try inputContextFocused() }
-                try waitUntilStill(trace)
+                try waitUntilQuiet(trace)
                 focused = isIn
             case .press(let x, let y, let fromBottom, let line):
                 let window = try wl.windowRect(pid: wl.app.pid)
@@ -229,7 +227,7 @@ public struct TranscriptRerun: Sendable {
                 // Finishing a composition disables and enables the text input: keys sent
                 // before fcitx5's input context has the focus back are lost.
                 try inputContextFocused()
-                try waitUntilStill(trace)
+                try waitUntilQuiet(trace)
             }
         }
         let status = try wl.terminateApp()
@@ -241,31 +239,15 @@ public struct TranscriptRerun: Sendable {
         var now = InputMethodStates(trace: text, fromLine: start)
         now.keys = []  // the app saw only the keys fcitx5 passed on: nothing to compare them with
         return Outcome(difference: now.firstDifference(from: recorded, recordedFile: recordedFile, nowFile: output.path),
-                       keys: keysAt, answers: InputMethodAnswers(trace: text, fromLine: start).answers.count)
+                       keys: keysSent, answers: InputMethodAnswers(trace: text, fromLine: start).answers.count)
     }
 
-    /// Until the trace has stayed as it is for 200 ms (fcitx5 answers a key the app never
-    /// sees: there is no key line or settle of the key's own to wait for).
-    private func waitUntilStill(_ trace: TraceLog) throws {
-        var seen = (count: -1, since: ContinuousClock.now)
-        _ = try Wait.until("the trace to stay still", timeout: .seconds(20), diagnostics: { trace.diagnostics(lastLines: 20) },
-                           failFast: {
-                               if let app = trace.watchedProcess, !app.isRunning {
-                                   throw HarnessError("the app exited\n" + trace.diagnostics())
-                               }
-                           }) { () -> Bool? in
-            let count = trace.lineCount
-            let now = ContinuousClock.now
-            if count != seen.count { seen = (count, now) }
-            return now - seen.since >= .milliseconds(200) ? true : nil
-        }
-    }
-
-    /// Until the input has settled after trace index `after` with no answer of the engine
-    /// after that settle, and the trace has then stayed as it is for 200 ms (an engine's
-    /// answer to a key may come after the key's first settle; the next key must not
-    /// overtake it, or the rerun would answer differently for no reason of the engine's).
-    private func waitUntilSettled(_ trace: TraceLog, after: Int) throws {
+    /// Until the trace has stayed as it is for 200 ms and, with `settledAfter`, the input has
+    /// settled after that entry with no answer of the engine since (`settled(after:)`). The
+    /// still trace is what lets an answer that comes after a key's first settle arrive before
+    /// the next key: overtaken, the rerun would answer differently for no reason of the
+    /// engine's. On Wayland the app sees no key fcitx5 takes: the trace's stillness alone.
+    private func waitUntilQuiet(_ trace: TraceLog, settledAfter: Int? = nil) throws {
         var seen = (count: -1, since: ContinuousClock.now)
         _ = try Wait.until("the input to settle", timeout: .seconds(20), diagnostics: { trace.diagnostics(lastLines: 20) },
                            failFast: {
@@ -274,11 +256,7 @@ public struct TranscriptRerun: Sendable {
                                }
                            }) { () -> Bool? in
             let entries = trace.entries
-            // A settle after the step with no answer after it; or (a send empties the input
-            // with no settle of its own) the text line the send wrote.
-            guard let settled = entries.last(where: { $0.name == "settle" || $0.name == "text" }), settled.index > after,
-                  !entries.dropFirst(settled.index + 1).contains(where: { ["preedit", "preedit-start", "preedit-end", "commit"].contains($0.name) })
-            else { return nil }
+            if let settledAfter, !entries.settled(after: settledAfter) { return nil }
             let now = ContinuousClock.now
             if entries.count != seen.count { seen = (entries.count, now) }
             return now - seen.since >= .milliseconds(200) ? true : nil

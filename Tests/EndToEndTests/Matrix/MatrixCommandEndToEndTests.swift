@@ -9,10 +9,16 @@ struct MatrixCommandEndToEndTests {
     /// Runs `ime-composer matrix ARGUMENTS` with `directory` as the working directory.
     static func matrix(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
                        timeout: Duration = .seconds(240)) throws -> (CommandResult, TestSession) {
-        let session = try TestSession(name: "matrix-command")
-        let binary = try ComposerBinary.path
+        try command("matrix", arguments, in: directory, environment: environment, timeout: timeout)
+    }
+
+    /// Runs the built `ime-composer SUBCOMMAND ARGUMENTS` as a user would: a process started
+    /// in `directory` (outside the source tree).
+    static func command(_ subcommand: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+                        timeout: Duration) throws -> (CommandResult, TestSession) {
+        let session = try TestSession(name: "\(subcommand)-command")
         let result = try session.run("/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", directory.path,
-                                                 binary, "matrix"] + arguments,
+                                                 try ComposerBinary.path, subcommand] + arguments,
                                      environment: environment, timeout: timeout)
         return (result, session)
     }

@@ -12,11 +12,7 @@ struct RerunCommandEndToEndTests {
     /// Runs `ime-composer rerun ARGUMENTS` in `directory`.
     static func rerun(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
                       timeout: Duration = .seconds(120)) throws -> (CommandResult, TestSession) {
-        let session = try TestSession(name: "rerun-command")
-        let result = try session.run("/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", directory.path,
-                                                 try ComposerBinary.path, "rerun"] + arguments,
-                                     environment: environment, timeout: timeout)
-        return (result, session)
+        try MatrixCommandEndToEndTests.command("rerun", arguments, in: directory, environment: environment, timeout: timeout)
     }
 
     /// A folder outside the source tree with a copy of the recording.
