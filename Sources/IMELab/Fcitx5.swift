@@ -98,7 +98,7 @@ public final class Fcitx5: @unchecked Sendable {
     /// `inputMethod` (the DefaultIM).
     static func writeConfiguration(_ session: TestSession, inputMethod: InputMethod) throws {
         let dir = session.configHome.appendingPathComponent("fcitx5", isDirectory: true)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try session.makeDirectory(dir)
         let profile = """
             [Groups/0]
             Name=Default

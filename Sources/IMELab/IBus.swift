@@ -130,7 +130,7 @@ public final class IBus: @unchecked Sendable {
     /// when the engine starts; the file replaces the built-in one, so it lists the engine too).
     static func writeMozcConfiguration(_ session: TestSession) throws {
         let dir = session.configHome.appendingPathComponent("mozc", isDirectory: true)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try session.makeDirectory(dir)
         let config = """
             engines {
               name : "mozc-jp"

@@ -66,13 +66,17 @@ public final class TestSession: @unchecked Sendable {
         dataHome = directory.appendingPathComponent("data", isDirectory: true)
         runtimeDir = directory.appendingPathComponent("runtime", isDirectory: true)
         logDirectory = directory.appendingPathComponent("logs", isDirectory: true)
-        for dir in [home, configHome, cacheHome, dataHome, runtimeDir, logDirectory] {
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        }
+        // Listed before anything is made inside: a Ctrl+C from here on stops this session
+        // too, and waits (on `lock`) until its folders are made, so it removes them all.
         Self.registry.withLock { $0[ObjectIdentifier(self)] = WeakSession(session: self) }
         SessionReaper.register(id: id, directory: root)
         _ = Self.interruptHandlers
+        try lock.withLock {
+            for dir in [home, configHome, cacheHome, dataHome, runtimeDir, logDirectory] {
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            }
+        }
         if self.unprivileged { try handOver() }
     }
 
@@ -213,23 +217,41 @@ public final class TestSession: @unchecked Sendable {
     /// it is stopped by `stop()`.
     public func launch(_ name: String, executable: String, arguments: [String] = [],
                        environment extra: [String: String] = [:]) throws -> AppProcess {
-        try lock.withLock {
-            if stopped { throw HarnessError("session \(id) is already stopped; cannot launch \(name)") }
-        }
+        try refuseIfStopped("launch \(name)")
         var env = environment
         env.merge(extra) { _, new in new }
-        let process: AppProcess
         do {
             if unprivileged { try handOver() }
             let (program, args) = try command(executable, arguments, environment: env)
-            process = try AppProcess(name: name, executable: program, arguments: args,
-                                     environment: env, logDirectory: logDirectory)
+            return try lock.withLock {
+                // Checked and started under the lock `stop()` takes first: a process is
+                // either refused or on the list that `stop()` stops, never started between.
+                guard !stopped else { throw HarnessError("session \(id) is already stopped; cannot launch \(name)") }
+                let process = try AppProcess(name: name, executable: program, arguments: args,
+                                             environment: env, logDirectory: logDirectory)
+                processes.append(process)
+                return process
+            }
         } catch {
             markFailed()
             throw error
         }
-        lock.withLock { processes.append(process) }
-        return process
+    }
+
+    private func refuseIfStopped(_ what: String) throws {
+        try lock.withLock {
+            if stopped { throw HarnessError("session \(id) is already stopped; cannot \(what)") }
+        }
+    }
+
+    /// Makes `url` (and the folders on its way) inside the session directory, unless the
+    /// session is stopped: a folder made after `stop()` removed the directory would bring
+    /// the directory back (a Ctrl+C handler stops sessions while their owner goes on).
+    public func makeDirectory(_ url: URL) throws {
+        try lock.withLock {
+            guard !stopped else { throw HarnessError("session \(id) is already stopped; cannot make \(url.path)") }
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
     }
 
     /// Runs a short command to completion with the session environment. Throws on timeout
@@ -241,10 +263,17 @@ public final class TestSession: @unchecked Sendable {
         var env = environment
         env.merge(extra) { _, new in new }
         let dir = logDirectory.appendingPathComponent("commands", isDirectory: true)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let (program, args) = try command(tool, arguments, environment: env)
-        let p = try AppProcess(name: (tool as NSString).lastPathComponent, executable: program,
-                               arguments: args, environment: env, logDirectory: dir)
+        let p = try lock.withLock {
+            // As in `launch`: a command started before `stop()` carries the session marker
+            // and is killed with the stragglers; after it, none starts (nor remakes `dir`).
+            guard !stopped else {
+                throw HarnessError("session \(id) is already stopped; cannot run \(tool)")
+            }
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            return try AppProcess(name: (tool as NSString).lastPathComponent, executable: program,
+                                  arguments: args, environment: env, logDirectory: dir)
+        }
         do {
             try p.waitForExit(timeout: timeout)
         } catch {

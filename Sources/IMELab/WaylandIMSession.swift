@@ -519,7 +519,7 @@ public final class WaylandIMSession: @unchecked Sendable {
     private static func forSessionUser(_ path: String, in session: TestSession) throws -> String {
         if WaylandSession.executableBySessionUser(path) { return path }
         let dir = session.directory.appendingPathComponent("bin", isDirectory: true)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try session.makeDirectory(dir)
         let copy = dir.appendingPathComponent((path as NSString).lastPathComponent)
         try? FileManager.default.removeItem(at: copy)
         try FileManager.default.copyItem(atPath: path, toPath: copy.path)

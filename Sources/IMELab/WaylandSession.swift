@@ -202,7 +202,7 @@ public final class WaylandSession: @unchecked Sendable {
         let path = try ComposerBinary.path
         if executableBySessionUser(path) { return path }
         let dir = session.directory.appendingPathComponent("bin", isDirectory: true)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try session.makeDirectory(dir)
         let copy = dir.appendingPathComponent(ComposerBinary.executableName)
         try? FileManager.default.removeItem(at: copy)
         try FileManager.default.copyItem(atPath: path, toPath: copy.path)
@@ -509,7 +509,7 @@ public final class WaylandSession: @unchecked Sendable {
     public func screenshot(to url: URL) throws -> URL {
         let dir = session.directory.appendingPathComponent("shots", isDirectory: true)
         if !FileManager.default.fileExists(atPath: dir.path) {
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try session.makeDirectory(dir)
             _ = chown(dir.path, Self.sessionUID, Self.sessionGID)
         }
         let shot = dir.appendingPathComponent(UUID().uuidString + ".png")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -259,6 +260,57 @@ struct HarnessSelfTests {
             let kept = (try? FileManager.default.contentsOfDirectory(atPath: logs.path)) ?? []
             #expect(kept.contains { $0.hasPrefix("sleeper") }, "the logs are kept at \(logs.path): \(kept)")
             try? FileManager.default.removeItem(at: logs)
+        }
+    }
+
+    /// A session stopped by someone else (the Ctrl+C handler stops every session while
+    /// their owner goes on) is not brought back by its owner: running a command, launching
+    /// a process or making a folder afterwards is refused and remakes nothing. Before, a
+    /// command run after the stop (`composer-demo` probing its engine when Ctrl+C came)
+    /// remade `logs/commands` inside the removed directory, which then outlived the demo.
+    @Test(.timeLimit(.minutes(1)))
+    func aStoppedSessionIsNotBroughtBackByItsOwner() throws {
+        let session = try TestSession(name: "self-stopped")
+        session.stop()
+        #expect(throws: HarnessError.self) { try session.run("true") }
+        #expect(throws: HarnessError.self) { try session.launch("sleeper", executable: "sleep", arguments: ["60"]) }
+        #expect(throws: HarnessError.self) {
+            try session.makeDirectory(session.configHome.appendingPathComponent("fcitx5"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: session.directory.path), "the stopped session's directory came back")
+        #expect(processesCarrying(marker: session.id).isEmpty, "a process of the stopped session started")
+    }
+
+    /// The same race as it happens: one thread runs commands and launches processes in a
+    /// loop while another stops the session. Whatever the interleaving, nothing of the
+    /// session is left afterwards: no directory, no process.
+    @Test(.timeLimit(.minutes(1)))
+    func stoppingASessionWhileItsOwnerRunsCommandsLeavesNothing() throws {
+        for round in 0..<20 {
+            let session = try TestSession(name: "self-race")
+            let steps = Mutex(0)
+            // The owner goes on until the session refuses both (as the demo goes on probing
+            // its engine until a command fails), at most a few hundred steps.
+            let owner = Thread {
+                for _ in 0..<300 {
+                    let ran = (try? session.run("true")) != nil
+                    let launched = (try? session.launch("sleeper", executable: "sleep", arguments: ["60"])) != nil
+                    if !ran && !launched { return }
+                    steps.withLock { $0 += 1 }
+                }
+            }
+            owner.start()
+            // Stopped somewhere in the middle of the owner's loop, a different step each round.
+            let target = Int.random(in: 1...4)
+            _ = try Wait.until("the owner's step \(target)", timeout: .seconds(10)) {
+                steps.withLock { $0 } >= target ? true : nil
+            }
+            session.stop()
+            _ = try Wait.until("the owner to see the stop", timeout: .seconds(30)) { owner.isFinished ? true : nil }
+            #expect(steps.withLock { $0 } < 300, "round \(round): the stopped session went on running commands")
+            #expect(!FileManager.default.fileExists(atPath: session.directory.path),
+                    "round \(round): the session's directory is left")
+            #expect(processesCarrying(marker: session.id).isEmpty, "round \(round): a process of the session is left")
         }
     }
 
