@@ -35,7 +35,11 @@ public final class TestSession: @unchecked Sendable {
     private var _extraEnvironment: [String: String] = [:]
     private var processes: [AppProcess] = []
     private var stopHooks: [() -> Void] = []
+    /// Set when `stop()` begins: no process is launched from then on.
     private var stopped = false
+    /// Set when `stop()` has run its hooks (which may run commands: `ibus exit`): from then
+    /// on no command runs and no folder is made, the directory is about to go.
+    private var closed = false
     private var _failed = false
     public var keepArtifacts = ProcessInfo.processInfo.environment["IME_HARNESS_KEEP"] == "1"
 
@@ -249,7 +253,7 @@ public final class TestSession: @unchecked Sendable {
     /// the directory back (a Ctrl+C handler stops sessions while their owner goes on).
     public func makeDirectory(_ url: URL) throws {
         try lock.withLock {
-            guard !stopped else { throw HarnessError("session \(id) is already stopped; cannot make \(url.path)") }
+            guard !closed else { throw HarnessError("session \(id) is already stopped; cannot make \(url.path)") }
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         }
     }
@@ -265,9 +269,10 @@ public final class TestSession: @unchecked Sendable {
         let dir = logDirectory.appendingPathComponent("commands", isDirectory: true)
         let (program, args) = try command(tool, arguments, environment: env)
         let p = try lock.withLock {
-            // As in `launch`: a command started before `stop()` carries the session marker
-            // and is killed with the stragglers; after it, none starts (nor remakes `dir`).
-            guard !stopped else {
+            // As in `launch`: a command started before `stop()` ran its hooks carries the
+            // session marker and is killed with the stragglers; after, none starts (nor
+            // remakes `dir`). The hooks themselves may run commands (`ibus exit`).
+            guard !closed else {
                 throw HarnessError("session \(id) is already stopped; cannot run \(tool)")
             }
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -328,6 +333,7 @@ public final class TestSession: @unchecked Sendable {
         // (whatever the test made of it), so they are kept.
         if procs.contains(where: \.crashed) { markFailed() }
         for hook in hooks.reversed() { hook() }
+        lock.withLock { closed = true }
         for p in procs.reversed() { p.stop() }
         killStragglers()
         if failed { saveLogs() }

@@ -281,6 +281,20 @@ struct HarnessSelfTests {
         #expect(processesCarrying(marker: session.id).isEmpty, "a process of the stopped session started")
     }
 
+    /// What `stop()` runs first may still run commands: IBus's hook asks the daemon to
+    /// exit (`ibus exit`) so that it stops its engines. Refusing it cost every IBus session
+    /// three seconds (the hook then waits for the daemon in vain) and the engines their
+    /// orderly end.
+    @Test(.timeLimit(.minutes(1)))
+    func aStopHookMayStillRunCommands() throws {
+        let session = try TestSession(name: "self-hook")
+        let ran = Mutex<Int32?>(nil)
+        session.onStop { ran.withLock { $0 = (try? session.run("sh", ["-c", "exit 7"]))?.status } }
+        session.stop()
+        #expect(ran.withLock { $0 } == 7, "the stop hook's command did not run")
+        #expect(!FileManager.default.fileExists(atPath: session.directory.path), "the session's directory is left")
+    }
+
     /// The same race as it happens: one thread runs commands and launches processes in a
     /// loop while another stops the session. Whatever the interleaving, nothing of the
     /// session is left afterwards: no directory, no process.
