@@ -21,6 +21,8 @@ static inline const char *cgtk_type_name_of(gpointer instance) {
 
 /// The runtime GType of any GTypeInstance (G_TYPE_FROM_INSTANCE is a macro).
 static inline GType cgtk_type_of(gpointer instance) { return G_TYPE_FROM_INSTANCE(instance); }
+// An int-sized property (int, enum, flags) of `object` (g_object_get is variadic).
+static inline int cgtk_object_get_int(gpointer object, const char *name) { int v = 0; g_object_get(object, name, &v, NULL); return v; }
 
 /// g_log at CRITICAL level (g_critical is a variadic macro): for testing the harness.
 static inline void cgtk_log_critical(const char *domain, const char *message) {

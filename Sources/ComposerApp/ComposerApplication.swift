@@ -30,7 +30,8 @@ public enum ComposerApplication {
         // A trace reader that goes away (`--trace - | head -1`) must not kill the app: the
         // write fails with EPIPE instead and the trace stops (TraceWriter).
         signal(SIGPIPE, SIG_IGN)
-        watchGLibProblems()
+        let facing = options.inputMethodFacing
+        watchGLibProblems(expected: { expectedProblems(facing) })
         MainLoop.drainDispatchMainQueue()
         let app = gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE)!
         var controller: ComposerController?
@@ -88,18 +89,31 @@ public enum ComposerApplication {
     nonisolated public static let fatalProblemsVariable = "IME_COMPOSER_FATAL_WARNINGS"
 
     /// GLib's warnings and criticals are printed as usual, except the exact upstream ones of
-    /// `UpstreamProblem.known` (each a GTK bug we cannot fix here). With
-    /// `IME_COMPOSER_FATAL_WARNINGS` set, any other one aborts the app.
-    static func watchGLibProblems() {
+    /// `UpstreamProblem.known` (each a GTK bug we cannot fix here) and those the options
+    /// provoke on purpose (`expected`). With `IME_COMPOSER_FATAL_WARNINGS` set, any other
+    /// one aborts the app.
+    /// `expected` is asked when a problem comes (the program name it needs is GTK's by then).
+    static func watchGLibProblems(expected: @escaping @Sendable () -> [UpstreamProblem] = { [] }) {
         let fatal = ProcessInfo.processInfo.environment[fatalProblemsVariable] != nil
         GLibLog.reportProblems { problem in
-            guard !UpstreamProblem.isKnown(problem) else { return false }
+            guard !UpstreamProblem.isKnown(problem), !expected().contains(where: { $0.matches(problem) }) else { return false }
             if fatal {
                 FileHandle.standardError.write(Data("ime-composer: fatal GLib problem (\(fatalProblemsVariable)): \(problem)\n".utf8))
                 abort()
             }
             return true
         }
+    }
+
+    /// The warnings an option provokes on purpose. `--surrounding off` answers IBus's GTK
+    /// module no surrounding text, as terminals and Electron apps do; the module then warns
+    /// "PROGRAM has no capability of surrounding-text feature" on every request
+    /// (ibusimcontext.c, `_request_surrounding_text`), as it does for those apps.
+    nonisolated static func expectedProblems(_ facing: InputMethodFacing) -> [UpstreamProblem] {
+        guard facing.surrounding == .off else { return [] }
+        let program = string(fromBorrowed: g_get_prgname())
+        return [UpstreamProblem(level: .warning, domain: "IBUS", exactly: "\(program) has no capability of surrounding-text feature",
+                                bug: "ibus/ibus#2436: an app without surrounding text cannot say so; IBus warns on each request")]
     }
 
     /// Most problems printed at startup; the rest are counted, not listed.

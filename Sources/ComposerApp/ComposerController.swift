@@ -99,6 +99,7 @@ public final class ComposerController {
 
         observeBuffer()
         inputMethod = InputMethodObserver(textView: ui.textView) { [weak self] event in self?.forward(event) }
+        Self.tell(ui.textView, inputMethod: inputMethod, options.inputMethodFacing)
         observePointerPresses()
         routeKeys()
         observeWindow()

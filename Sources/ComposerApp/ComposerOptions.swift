@@ -23,11 +23,14 @@ public nonisolated struct ComposerOptions: Sendable {
     public var restoresDraft: Bool
     /// `--trace-frames`: the trace also says when the first frame after input was painted.
     public var tracesFrames: Bool
+    /// `--surrounding`, `--input-purpose`, `--input-hints`: what the input method is told.
+    public var inputMethodFacing: InputMethodFacing
 
     public init(initialText: String = "", caret: Int? = nil, tracePath: String? = nil,
                 profileDirectory: String, dataDirectory: String = "", limit: LengthLimit = LengthLimit(),
                 simulatedKeyboardInset: Int? = nil, peer: PeerSetting = .off, restoresDraft: Bool = false,
-                tracesFrames: Bool = false) {
+                tracesFrames: Bool = false, inputMethodFacing: InputMethodFacing = .standard) {
+        self.inputMethodFacing = inputMethodFacing
         self.restoresDraft = restoresDraft
         self.tracesFrames = tracesFrames
         self.limit = limit

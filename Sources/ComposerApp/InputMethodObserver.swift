@@ -36,6 +36,14 @@ final class InputMethodObserver {
         watchDaemons()
     }
 
+    /// `--surrounding off`: the input method is answered no surrounding text (`InputMethodContext.refuseSurrounding`).
+    func refuseSurrounding(of textView: UnsafeMutablePointer<GtkWidget>) throws {
+        try context?.refuseSurrounding(of: textView)
+    }
+
+    /// What the IM context would answer a request for surrounding text now (tests).
+    var surroundingForInputMethod: (text: String, cursorByte: Int)? { context?.surroundingForInputMethod }
+
     /// The IM context's own pointer (tests).
     var contextPointer: UnsafeMutableRawPointer? { context?.pointer.rawPointer }
 

@@ -35,6 +35,11 @@ public enum InputMethodEvent {
     case deleteSurrounding(offset: Int, count: Int)
 }
 
+public struct InputMethodContextError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// The GtkIMContext a GtkTextView uses, and its signals.
 ///
 /// The context is public through the view's GtkEventControllerKey
@@ -72,6 +77,34 @@ public final class InputMethodContext {
     public func finishComposition() {
         gtk_im_context_focus_out(pointer)
         gtk_im_context_focus_in(pointer)
+    }
+
+    /// Stops answering the input method's requests for the text around the caret and its
+    /// requests to delete around it, as an app without that support does (many terminals,
+    /// Electron apps): the text view's own handlers are blocked, so a request returns
+    /// FALSE and a deletion does nothing. Emission hooks still see every request.
+    ///
+    /// Throws when the text view's handlers are not where GTK 4.8 puts them (connected on
+    /// this context with the view as their data): then the switch would silently do nothing.
+    public func refuseSurrounding(of textView: some GPointer) throws(InputMethodContextError) {
+        let type = gtk_im_context_get_type()
+        for name in ["retrieve-surrounding", "delete-surrounding"] {
+            let id = g_signal_lookup(name, type)
+            let mask = GSignalMatchType(rawValue: G_SIGNAL_MATCH_ID.rawValue | G_SIGNAL_MATCH_DATA.rawValue)
+            let blocked = g_signal_handlers_block_matched(pointer.rawPointer, mask, id, 0, nil, nil, textView.rawPointer)
+            guard blocked > 0 else {
+                throw InputMethodContextError("the text view has no \(name) handler on its IM context to block")
+            }
+        }
+    }
+
+    /// The text around the caret the context would hand the input method now (nil: none),
+    /// and the caret in it as a UTF-8 byte index (`gtk_im_context_get_surrounding_with_selection`).
+    public var surroundingForInputMethod: (text: String, cursorByte: Int)? {
+        var text: UnsafeMutablePointer<CChar>?
+        var cursor: Int32 = 0, anchor: Int32 = 0
+        guard gtk_im_context_get_surrounding_with_selection(pointer, &text, &cursor, &anchor) != 0 else { return nil }
+        return (GtkBinding.string(takingOwnership: text), Int(cursor))
     }
 
     /// The IM module in use ("ibus", "fcitx", "wayland", "gtk-im-context-simple", …).

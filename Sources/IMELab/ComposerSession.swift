@@ -277,7 +277,12 @@ public final class ComposerSession: @unchecked Sendable {
     /// session (same X server, bus and input method) with other arguments: the scenarios
     /// of one engine share the session's start-up. The new trace is `trace-N.jsonl`;
     /// `trace`, `app`, `window` and `probeEndIndex` then refer to the new app.
-    public func restartApp(arguments: [String]) throws {
+    ///
+    /// - Parameter probing: whether to wait until the engine answers the probe key. An app
+    ///   started so that the engine must not compose (`--input-purpose password`) cannot
+    ///   be probed: then the test itself must show the engine was there (the same start
+    ///   without the setting composing at once).
+    public func restartApp(arguments: [String], probing: Bool = true) throws {
         let status = try terminateApp()
         guard status == 0 else { throw session.failure("the app exited with status \(status) before a restart") }
         launches += 1
@@ -286,7 +291,7 @@ public final class ComposerSession: @unchecked Sendable {
                                           environment: appEnvironment, traceName: "trace-\(launches).jsonl")
         window = try Self.awaitWindow(app, trace, xdotool: xdotool, timeout: startTimeout)
         probeEndIndex = 0
-        try attachInputMethod(selectEngine: false)
+        if probing { try attachInputMethod(selectEngine: false) } else { probeEndIndex = trace.entries.count }
     }
 
     /// Types the kind's probe key until the engine shows its preedit, then cancels it.

@@ -63,7 +63,25 @@ struct Run: ParsableCommand {
           help: "With --trace: also trace the first frame painted after each key or input-method answer (`paint`), for key → painted frame timing.")
     var traceFrames = false
 
+    @Option(help: ArgumentHelp("Whether the input method gets the text around the caret when it asks. "
+        + "off answers none and ignores its requests to delete around the caret, as many terminals and Electron apps do: "
+        + "for testing an engine's fallback.", valueName: "on|off"))
+    var surrounding: InputMethodFacing.Surrounding = .on
+
+    @Option(name: .customLong("input-purpose"), help: ArgumentHelp(
+        "GTK's input purpose the input method is told: "
+            + InputMethodFacing.Purpose.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+        valueName: "PURPOSE"))
+    var inputPurpose: InputMethodFacing.Purpose = .freeForm
+
+    @Option(name: .customLong("input-hints"), help: ArgumentHelp(
+        "GTK's input hints the input method is told, separated by commas: "
+            + InputMethodFacing.Hint.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+        valueName: "HINT,..."))
+    var inputHints: String = ""
+
     func validate() throws {
+        do { _ = try InputMethodFacing.hints(parsing: inputHints) } catch { throw ValidationError("--input-hints \(error)") }
         if let oskInset, oskInset <= 0 { throw ValidationError("--osk-inset \(oskInset): the height must be positive") }
         do { _ = try PeerSetting(argument: peer) } catch { throw ValidationError("--peer \(error)") }
         guard limit >= 0 else { throw ValidationError("--limit \(limit): the limit must be 0 or more") }
@@ -98,7 +116,10 @@ struct Run: ParsableCommand {
                                       limit: LengthLimit(limit: limit, mode: limitMode, unit: count),
                                       simulatedKeyboardInset: oskInset,
                                       peer: try PeerSetting(argument: peer),
-                                      restoresDraft: text == nil && textFile == nil, tracesFrames: traceFrames)
+                                      restoresDraft: text == nil && textFile == nil, tracesFrames: traceFrames,
+                                      inputMethodFacing: InputMethodFacing(
+                                          surrounding: surrounding, purpose: inputPurpose,
+                                          hints: try InputMethodFacing.hints(parsing: inputHints)))
         // ArgumentParser calls run() on the process's main thread, where GTK must run.
         let status = MainActor.assumeIsolated { ComposerApplication.run(options: options) }
         if status != 0 { throw ExitCode(status) }
@@ -111,6 +132,8 @@ private func absolute(_ path: String) -> String {
 }
 
 extension LengthLimit.Mode: ExpressibleByArgument {}
+extension InputMethodFacing.Surrounding: ExpressibleByArgument {}
+extension InputMethodFacing.Purpose: ExpressibleByArgument {}
 extension CountUnit: ExpressibleByArgument {}
 
 /// Where the app keeps its state: the given directory, or the XDG data directory. It holds

@@ -16,6 +16,9 @@ struct TraceEventTests {
          #"{"ev":"start","t":42,"v":1,"backend":"x11","im_module":"ibus","limit":10,"limit_mode":"hard","unit":"scalars","data":"/srv/data"}"#),
         (.start(backend: "wayland", imModule: "wayland", settings: TranscriptSettings(simulatedKeyboardInset: 260)),
          #"{"ev":"start","t":42,"v":1,"backend":"wayland","im_module":"wayland","limit":200,"limit_mode":"soft","unit":"graphemes","data":"","osk_inset":260}"#),
+        (.start(backend: "x11", imModule: "ibus", settings: TranscriptSettings(
+            inputMethodFacing: InputMethodFacing(surrounding: .off, purpose: .password, hints: [.private, .noEmoji, .private]))),
+         #"{"ev":"start","t":42,"v":1,"backend":"x11","im_module":"ibus","limit":200,"limit_mode":"soft","unit":"graphemes","data":"","surrounding":"off","input_purpose":"password","input_hints":["no-emoji","private"]}"#),
         (.ready, #"{"ev":"ready","t":42}"#),
         (.focus(in: true), #"{"ev":"focus","t":42,"in":true}"#),
         (.key(keyval: "Return", consumed: false), #"{"ev":"key","t":42,"keyval":"Return","consumed":false}"#),

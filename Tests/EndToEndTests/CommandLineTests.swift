@@ -22,6 +22,9 @@ import TestHarness
         (["--text-file", "/nonexistent-dir/draft.txt"], "--text-file /nonexistent-dir/draft.txt: cannot read"),
         (["--text-file", "/proc/self/exe"], "not UTF-8"),
         (["--text", "a", "--text-file", "/etc/hostname"], "one or the other"),
+        (["--input-hints", "no-emoji,secret"], "--input-hints unknown input hint \"secret\"; the hints are spellcheck"),
+        (["--surrounding", "maybe"], "--surrounding"),
+        (["--input-purpose", "passphrase"], "--input-purpose"),
     ])
     func badArgumentsExitTwoWithAClearMessage(arguments: [String], mentions: String) throws {
         let outcome = try run(arguments)
@@ -35,7 +38,8 @@ import TestHarness
         #expect(overview.stdout.contains("run (default)"), "\(overview.stdout)")
         let outcome = try run(["run", "--help"])
         #expect(outcome.status == 0)
-        for option in ["--text", "--text-file", "--caret", "--trace", "--profile", "--data"] {
+        for option in ["--text", "--text-file", "--caret", "--trace", "--profile", "--data", "--surrounding",
+                       "--input-purpose", "--input-hints"] {
             #expect(outcome.stdout.contains(option), "help lacks \(option): \(outcome.stdout)")
         }
     }

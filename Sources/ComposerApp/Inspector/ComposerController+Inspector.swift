@@ -87,9 +87,14 @@ final class IMEInspector {
 
     /// "Copy as bug report": Markdown on the clipboard.
     func copyBugReport() {
-        guard let log else { return }
-        let report = BugReport.markdown(environment: environment?.facts ?? [], settings: log.settings, rows: log.rows)
+        guard let report = bugReport else { return }
         gdk_clipboard_set_text(gtk_widget_get_clipboard(ui.window), report)
+    }
+
+    /// The bug report's Markdown, once the session is traced.
+    var bugReport: String? {
+        guard let log else { return nil }
+        return BugReport.markdown(environment: environment?.facts ?? [], settings: log.settings, rows: log.rows)
     }
 }
 
@@ -99,7 +104,8 @@ extension ComposerController {
     static func startEvent(_ options: ComposerOptions) -> TraceEvent {
         .start(backend: DisplayEnvironment.backend, imModule: DisplayEnvironment.requestedInputMethodModule,
                settings: TranscriptSettings(limit: options.limit, dataDirectory: options.dataDirectory,
-                                            simulatedKeyboardInset: options.simulatedKeyboardInset))
+                                            simulatedKeyboardInset: options.simulatedKeyboardInset,
+                                            inputMethodFacing: options.inputMethodFacing))
     }
 
     func showInspector(_ shown: Bool) {
@@ -130,6 +136,8 @@ extension ComposerController {
     public var inspectorTranscript: [(t: Int, event: TraceEvent)] { inspector.log?.transcript ?? [] }
     /// The rows the list shows now (after the kind filters and the search).
     public var inspectorShownRows: [InspectorRow] { inspector.pane?.shownRows ?? [] }
+    /// What "Copy as bug report" puts on the clipboard ("" before the session is traced).
+    public var bugReportMarkdown: String { inspector.bugReport ?? "" }
     /// The detail view's text.
     public var inspectorDetailText: String { inspector.pane?.detailText ?? "" }
 

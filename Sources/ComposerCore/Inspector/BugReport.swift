@@ -19,6 +19,10 @@ public enum BugReport {
         if let settings {
             out += "\n### Settings\n\n- limit: \(settings.limit.limit) \(settings.limit.unit.rawValue), \(settings.limit.mode.rawValue)\n"
             if let inset = settings.simulatedKeyboardInset { out += "- simulated keyboard: \(inset) px\n" }
+            let facing = settings.inputMethodFacing
+            out += "- surrounding text: " + (facing.surrounding == .on ? "answered" : "off (none answered, deletions ignored)") + "\n"
+            out += "- input purpose: \(facing.purpose.rawValue); input hints: "
+                + (facing.hints.isEmpty ? "none" : facing.hints.map(\.rawValue).joined(separator: ", ")) + "\n"
         }
         let composition = lastComposition(rows)
         let anomalies = composition.flatMap { row in row.anomalies.map { "- #\(row.number): \($0.line)" } }

@@ -42,7 +42,11 @@ public enum InspectorDetail {
             lines.append("\(label): \(counts(text))")
             lines += codePoints(text).map { "  " + $0 }
         }
-        if let around = row.surroundings {
+        if let around = row.surroundings, around.refused {
+            lines.append(around.deleted == nil
+                ? "not answered (--surrounding off): the input method was told there is no text around the caret"
+                : "ignored (--surrounding off): “\(around.deleted ?? "")” stays")
+        } else if let around = row.surroundings {
             lines.append("text around the caret: “\(around.text)”, caret \(around.caretCharacters) characters = \(around.caretBytes) UTF-8 bytes")
             if let deleted = around.deleted, let after = around.after {
                 lines.append("deletes “\(deleted)”, leaving “\(after)”")

@@ -31,7 +31,8 @@ public final class InspectorLog {
     public func append(_ event: TraceEvent, t: Int) -> InspectorRow? {
         transcript.append((t, event))
         if case .start(_, _, let recorded) = event { settings = recorded }
-        let surroundings = Self.surroundings(for: event, in: detector.context)
+        var surroundings = Self.surroundings(for: event, in: detector.context)
+        if settings?.inputMethodFacing.surrounding == .off { surroundings?.refused = true }
         let anomalies = detector.inspect(event)
         guard !isPaused else { return nil }
         let row = InspectorRow(number: nextNumber, t: t, event: event, kind: InspectorKind(event),

@@ -53,6 +53,9 @@ public struct InspectorRow: Sendable {
         /// For a deletion: the text it deletes and the text it leaves.
         public let deleted: String?
         public let after: String?
+        /// `--surrounding off`: the request was not answered (a read got no text, a
+        /// deletion did nothing); `text` and the caret are what it would have been.
+        public var refused = false
     }
 
     /// The raw trace line.

@@ -85,8 +85,19 @@ extension TraceEvent {
         let limit = LengthLimit(limit: try line.optionalInt("limit", minimum: 0) ?? older.limit.limit,
                                 mode: try line.optionalEnumValue("limit_mode") ?? older.limit.mode,
                                 unit: try line.optionalEnumValue("unit") ?? older.limit.unit)
+        let hints = line.json["input_hints"] == nil ? [] : try line.strings("input_hints").map {
+            (name: String) throws(TranscriptProblem) -> InputMethodFacing.Hint in
+            guard let hint = InputMethodFacing.Hint(rawValue: name) else {
+                throw TranscriptProblem("\"input_hints\" has \"\(name)\"; the hints are "
+                    + InputMethodFacing.Hint.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+            }
+            return hint
+        }
+        let facing = InputMethodFacing(surrounding: try line.optionalEnumValue("surrounding") ?? .on,
+                                       purpose: try line.optionalEnumValue("input_purpose") ?? .freeForm, hints: hints)
         let settings = TranscriptSettings(limit: limit, dataDirectory: try line.optionalString("data") ?? older.dataDirectory,
-                                          simulatedKeyboardInset: try line.optionalInt("osk_inset"))
+                                          simulatedKeyboardInset: try line.optionalInt("osk_inset"),
+                                          inputMethodFacing: facing)
         return .start(backend: try line.string("backend"), imModule: try line.string("im_module"), settings: settings)
     }
 

@@ -110,6 +110,15 @@ public enum TraceEvent: Equatable, Sendable {
         .object([("ev", .string(name)), ("t", .int(t))] + fields)
     }
 
+    /// Only what differs from a text view's own, so older lines read the same.
+    private static func fields(of facing: InputMethodFacing) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = []
+        if facing.surrounding != .on { fields.append(("surrounding", .string(facing.surrounding.rawValue))) }
+        if facing.purpose != .freeForm { fields.append(("input_purpose", .string(facing.purpose.rawValue))) }
+        if !facing.hints.isEmpty { fields.append(("input_hints", .array(facing.hints.map { .string($0.rawValue) }))) }
+        return fields
+    }
+
     private var fields: [(String, JSONValue)] {
         switch self {
         case let .start(backend, imModule, settings):
@@ -118,6 +127,7 @@ public enum TraceEvent: Equatable, Sendable {
                 ("limit", .int(settings.limit.limit)), ("limit_mode", .string(settings.limit.mode.rawValue)),
                 ("unit", .string(settings.limit.unit.rawValue)), ("data", .string(settings.dataDirectory)),
             ] + (settings.simulatedKeyboardInset.map { [("osk_inset", .int($0))] } ?? [])
+                + Self.fields(of: settings.inputMethodFacing)
         case .ready, .preeditStart, .preeditEnd, .settle:
             return []
         case let .focus(isIn):

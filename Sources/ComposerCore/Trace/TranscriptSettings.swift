@@ -7,11 +7,16 @@ public struct TranscriptSettings: Equatable, Sendable {
     public var dataDirectory: String
     /// `--osk-inset`: the simulated on-screen keyboard's height, nil without one.
     public var simulatedKeyboardInset: Int?
+    /// `--surrounding`, `--input-purpose`, `--input-hints`: not the composer's decisions but
+    /// the engine's, which a rerun must start the same way.
+    public var inputMethodFacing: InputMethodFacing
 
-    public init(limit: LengthLimit = LengthLimit(), dataDirectory: String = "", simulatedKeyboardInset: Int? = nil) {
+    public init(limit: LengthLimit = LengthLimit(), dataDirectory: String = "", simulatedKeyboardInset: Int? = nil,
+                inputMethodFacing: InputMethodFacing = .standard) {
         self.limit = limit
         self.dataDirectory = dataDirectory
         self.simulatedKeyboardInset = simulatedKeyboardInset
+        self.inputMethodFacing = inputMethodFacing
     }
 }
 

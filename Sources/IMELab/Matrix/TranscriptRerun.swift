@@ -56,11 +56,12 @@ public struct TranscriptRerun: Sendable {
         initialText = text
     }
 
-    /// The app's arguments for the rerun: the recorded limit, mode and unit, the text.
+    /// The app's arguments for the rerun: the recorded limit, mode and unit, the text, and
+    /// what the input method was told about the field (surrounding text, purpose, hints).
     public var arguments: [String] {
         let limit = transcript.settings.limit
         return ["--text", initialText, "--limit", String(limit.limit), "--limit-mode", limit.mode.rawValue,
-                "--count", limit.unit.rawValue]
+                "--count", limit.unit.rawValue] + transcript.settings.inputMethodFacing.arguments
     }
 
     /// `key` as xdotool names it: Shift held for a key whose keysym does not say it already.

@@ -1,4 +1,5 @@
 import Foundation
+import ComposerCore
 import TestHarness
 import Testing
 
@@ -155,5 +156,20 @@ struct InputMethodStatesTests {
         let other = InputMethodStates(trace: Self.paced.replacingOccurrences(of: #""consumed":true"#, with: #""consumed":false"#))
         #expect(other.firstDifference(from: recorded, recordedFile: "r", nowFile: "n")
             == "key 4: was Return consumed by the input method (r:6), now Return not consumed (n:8)")
+    }
+}
+
+/// A rerun starts the app as the recording's start line says: its limit and text, and what
+/// the input method was told about the field.
+struct TranscriptRerunArgumentsTests {
+    @Test func theRecordedSurroundingPurposeAndHintsArePassedOn() throws {
+        let recording = """
+            {"ev":"start","t":0,"v":1,"backend":"x11","im_module":"ibus","limit":5,"limit_mode":"hard","unit":"graphemes","data":"","surrounding":"off","input_purpose":"terminal","input_hints":["no-emoji"]}
+            {"ev":"text","t":1,"text":"ab","caret":2,"sel":[2,2]}
+            {"ev":"key","t":2,"keyval":"a"}
+            """
+        let rerun = TranscriptRerun(transcript: try Transcript(text: recording, name: "facing"), firstLine: 2)
+        #expect(rerun.arguments == ["--text", "ab", "--limit", "5", "--limit-mode", "hard", "--count", "graphemes",
+                                    "--surrounding", "off", "--input-purpose", "terminal", "--input-hints", "no-emoji"])
     }
 }

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import ComposerCore
+import TestHarness
+
+/// The switches for engine developers with real engines: `--surrounding off` (as terminals
+/// and Electron apps answer) and `--input-purpose password`, and what the engine does with
+/// each, as the trace shows it.
+@Suite(.serialized)
+struct InputMethodFacingEndToEndTests {
+    /// The trace's answers from `from` on, compactly: `key:t`, `preedit:ti`, `commit:t`,
+    /// `surrounding:retrieve`.
+    static func answers(_ trace: TraceLog, from: Int) -> [String] {
+        trace.entries[from...].compactMap { entry -> String? in
+            switch entry.name {
+            case "key": "key:" + (entry.value["keyval"]?.stringValue ?? "")
+            case "preedit": "preedit:" + (entry.value["text"]?.stringValue ?? "")
+            case "commit": "commit:" + (entry.value["text"]?.stringValue ?? "")
+            case "surrounding": "surrounding:" + (entry.value["kind"]?.stringValue ?? "")
+            default: nil
+            }
+        }
+    }
+
+    /// Types `keys` and waits until each is traced and the input settled after the last.
+    static func type(_ keys: [String], into cs: ComposerSession) throws -> Int {
+        let trace = cs.trace
+        let from = trace.entries.count
+        try cs.xdotool.key(keys)
+        _ = try Wait.until("the \(keys.count) keys handled and the input settled", timeout: .seconds(20),
+                           diagnostics: { trace.diagnostics() }) { () -> Bool? in
+            let entries = trace.entries
+            let typed = entries[from...].filter { $0.name == "key" }
+            guard typed.count >= keys.count, let last = entries[from...].lastIndex(where: { $0.name == "key" }) else { return nil }
+            return entries.settled(after: last) && !entries.isComposing ? true : nil
+        }
+        return from
+    }
+
+    static let telexKeys = ["t", "i", "e", "e", "n", "g", "s", "space", "v", "i", "e", "e", "t", "j", "space"]
+
+    /// ibus-m17n vi-telex reads the text around the caret on every key. Answered, it
+    /// commits the initial consonant at once and composes from the vowel on (`t`, then
+    /// `iếng` in the preedit); told none, it falls back to keeping the whole word in its
+    /// preedit (`tiếng`). Both give "tiếng việt ". The app says no with no GLib warning of
+    /// its own: IBus's "has no capability of surrounding-text feature" is expected there.
+    @Test(.timeLimit(.minutes(3)))
+    func viTelexFallsBackToComposingTheWholeWordWithoutSurroundingText() throws {
+        var results: [InputMethodFacing.Surrounding: (answers: [String], text: String?)] = [:]
+        for surrounding in InputMethodFacing.Surrounding.allCases {
+            let cs = try ComposerSession(.ibusViTelex, arguments: ["--surrounding", surrounding.rawValue],
+                                         name: "e2e-telex-surrounding-\(surrounding.rawValue)")
+            defer { cs.stop() }
+            let from = try Self.type(Self.telexKeys, into: cs)
+            results[surrounding] = (Self.answers(cs.trace, from: from),
+                                    cs.trace.events(named: "text").last?["text"]?.stringValue)
+            let start = try #require(cs.trace.events(named: "start").first)
+            #expect(start["surrounding"]?.stringValue == (surrounding == .off ? "off" : nil), "\(start)")
+            #expect(try cs.terminateApp() == 0)
+            #expect(!cs.app.stderr.contains("surrounding-text"), "\(surrounding): \(cs.app.stderr)")
+            #expect(try cs.trace.schemaViolations() == [])
+        }
+        let on = try #require(results[.on]), off = try #require(results[.off])
+        #expect(on.text == "tiếng việt ", "\(on.answers)")
+        #expect(off.text == "tiếng việt ", "\(off.answers)")
+        // Answered: the consonant commits alone, the word composes from the vowel.
+        #expect(on.answers.prefix(3).contains("commit:t"), "\(on.answers)")
+        #expect(on.answers.contains("preedit:iếng") && !on.answers.contains("preedit:tiếng"), "\(on.answers)")
+        #expect(on.answers.contains("surrounding:retrieve"), "vi-telex asks for the text around the caret: \(on.answers)")
+        // Told none: the whole word stays in the preedit and commits at once.
+        #expect(off.answers.contains("preedit:tiếng") && off.answers.contains("commit:tiếng"), "\(off.answers)")
+        #expect(!off.answers.contains("commit:t"), "\(off.answers)")
+    }
+
+    /// `--input-purpose password`: ibus-anthy does not compose in a password field; the
+    /// keys reach the input as typed. The same start without it composes at once, which
+    /// shows the engine is there for a new app without a probe (a password field cannot be
+    /// probed: the engine does not compose in it).
+    @Test(.timeLimit(.minutes(3)))
+    func anthyDoesNotComposeInAPasswordField() throws {
+        let cs = try ComposerSession(.ibusAnthy, name: "e2e-anthy-password")
+        defer { cs.stop() }
+        let keys = ["n", "i", "h", "o", "n", "g", "o"]
+
+        try cs.restartApp(arguments: [], probing: false)
+        let composing = cs.trace.entries.count
+        try cs.xdotool.key(keys)
+        try cs.trace.waitFor("にほんご composing in a free-form field", from: composing) {
+            $0["ev"]?.stringValue == "preedit" && $0["text"]?.stringValue == "にほんご"
+        }
+
+        // `--text ""`: not the draft the last app kept (its pending にほんご).
+        try cs.restartApp(arguments: ["--text", "", "--input-purpose", "password"], probing: false)
+        let start = try #require(cs.trace.events(named: "start").first)
+        #expect(start["input_purpose"]?.stringValue == "password", "\(start)")
+        let from = try Self.type(keys, into: cs)
+        let answers = Self.answers(cs.trace, from: from)
+        #expect(cs.trace.events(named: "text").last?["text"]?.stringValue == "nihongo", "\(answers)")
+        #expect(!answers.contains { $0.hasPrefix("preedit:") && $0 != "preedit:" }, "no composition: \(answers)")
+        #expect(try cs.terminateApp() == 0)
+        #expect(try cs.trace.schemaViolations() == [])
+    }
+}
