@@ -22,7 +22,7 @@ public enum ComposerApplication {
         let options = options.restoring(profile)
         let trace: TraceWriter
         do {
-            trace = try options.tracePath.map { try TraceWriter(path: $0, keepsHistory: false) } ?? TraceWriter.disabled()
+            trace = try options.tracePath.map { try TraceWriter(path: $0, keepsHistory: false) } ?? TraceWriter.disabled(keepsHistory: false)
         } catch {
             FileHandle.standardError.write(Data("ime-composer: \(error)\n".utf8))
             return 1

@@ -27,7 +27,7 @@ extension ComposerController {
             case .awaitFrame:
                 ui.afterNextFrame { [weak self] in self?.forward(.framePainted) }
             case .tracingStarted:
-                inspector.record(Self.startEvent(options))
+                inspector.tracingStarted(Self.startEvent(options))
             case .showStatus(let status):
                 ui.limitIndicators.show(status)
                 counterSpeech.changed(status)

@@ -81,7 +81,8 @@ public final class ComposerController {
             recents: RecentItems(directory: URL(fileURLWithPath: options.profileDirectory)))
         composer = Composer(text: options.initialText, caret: options.caret, limit: options.limit,
                             completion: completion, tokens: data.tokens, traces: trace.isEnabled,
-                            tracesFrames: options.tracesFrames, awaitingData: !hasData)
+                            tracesFrames: options.tracesFrames, awaitingData: !hasData,
+                            keepsRecentEvents: true)
         scheduler = SettleScheduler(sources: sources) { [weak self] in self?.settle() }
         // With a trace the inspector's log follows the session from its start.
         inspector = IMEInspector(ui: ui, sources: sources, start: trace.isEnabled ? Self.startEvent(options) : nil,

@@ -36,11 +36,12 @@ extension GtkWindowSuites {
 
         /// A composer whose text view talks to IBus, with `engine` answering (probed with
         /// `probe`, then cancelled with `cancel`).
-        static func composer(engine: String, probe: String, preedit: String, cancel: String) async throws -> ComposerController {
+        static func composer(engine: String, probe: String, preedit: String, cancel: String,
+                             traced: Bool = true) async throws -> ComposerController {
             let ibus = try daemon()
             setenv("GTK_IM_MODULE", "ibus", 1)
             defer { setenv("GTK_IM_MODULE", "gtk-im-context-simple", 1) }
-            let (composer, _) = try await GtkFixture.composer()
+            let (composer, _) = try await GtkFixture.composer(traced: traced)
             try ibus.setEngine(engine)
             var answered = false
             for _ in 0..<8 where !answered {
@@ -96,6 +97,41 @@ extension GtkWindowSuites {
             try await GtkFixture.settled(composer, "committed") { !composer.model.isComposing && !composer.model.text.isEmpty }
             try await GtkFixture.wait("the commit row") { composer.inspectorShownRows.contains { $0.kind == .commit } }
             #expect(composer.inspectorLogRows.allSatisfy { $0.anomalies.isEmpty }, "ibus-anthy does nothing wrong here")
+        }
+
+        /// Without `--trace`, F12 pressed mid-conversion (the moment something odd just
+        /// happened) shows what led there: the keys of `nihongo`, Space and the conversion
+        /// 日本語, from the recent events the composer kept. They are not in the saved
+        /// transcript, which starts once the input is quiet, with its `start` line.
+        @Test func f12MidConversionShowsTheCompositionFromItsFirstKey() async throws {
+            try Prerequisites.requireIBusEngine("anthy")
+            let composer = try await Self.composer(engine: "anthy", probe: "a", preedit: "あ", cancel: "Escape", traced: false)
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.xdotool.type("nihongo")
+            try await GtkFixture.settled(composer, "にほんご") { composer.model.preedit?.text == "にほんご" }
+            try await GtkFixture.xdotool(["key", "space"])
+            try await GtkFixture.settled(composer, "日本語") { composer.model.preedit?.text == "日本語" }
+            #expect(composer.inspectorLogRows.isEmpty, "no log before the inspector opens")
+
+            try await GtkFixture.xdotool(["key", "F12"])
+            try await GtkFixture.wait("the inspector") { composer.inspectorShown }
+            let rows = composer.inspectorLogRows
+            let keys = rows.compactMap { if case .key(let name, _, _, _) = $0.event { name } else { nil } }
+            #expect(keys.suffix(8) == ["n", "i", "h", "o", "n", "g", "o", "space"], "\(keys)")
+            #expect(rows.contains { $0.event == .preedit(composer.model.preedit ?? .empty) }, "the conversion on screen is a row")
+            #expect(rows.contains { if case .preedit(let p) = $0.event { p.text == "にほんご" } else { false } })
+            #expect(composer.inspectorShownRows.count == rows.count, "every row shown")
+            #expect(!rows.contains { if case .text = $0.event { true } else { false } },
+                    "no text snapshots are kept before the trace (they copy the whole text)")
+            #expect(composer.inspectorTranscript.isEmpty, "the transcript waits for a quiet moment")
+
+            try await GtkFixture.xdotool(["key", "Return"])
+            try await GtkFixture.settled(composer, "日本語 committed") { composer.model.text == "日本語" && !composer.model.isComposing }
+            try await GtkFixture.wait("the transcript to start") { !composer.inspectorTranscript.isEmpty }
+            let transcript = composer.inspectorTranscript.map(\.event)
+            #expect(transcript.first.map { if case .start = $0 { true } else { false } } == true, "\(transcript.prefix(3))")
+            #expect(!transcript.contains { if case .key = $0 { true } else { false } }, "no key from before the start line")
+            #expect(composer.inspectorLogRows.count > rows.count, "the rows go on")
         }
 
         @Test func aScriptedEnginesMisdeedsAreFlaggedRows() async throws {

@@ -98,8 +98,9 @@ extension GtkWindowSuites {
             #expect(composer.inspectorDetailText.contains(#"{"ev":"commit","#), "the raw line")
         }
 
-        /// Without --trace nothing is traced until the inspector opens; then the trace starts
-        /// at a quiet moment and what it records replays to the same decisions.
+        /// Without --trace nothing is written and no row is made until the inspector opens
+        /// (the composer keeps only its recent events, shown when it opens); then the trace
+        /// starts at a quiet moment and what it records replays to the same decisions.
         @Test func openedWithoutATraceItStartsOneThatReplays() async throws {
             let options = ComposerOptions(initialText: "hi ", profileDirectory: try GtkFixture.newProfile(),
                                           limit: LengthLimit(limit: 6, mode: .hard))
@@ -107,8 +108,10 @@ extension GtkWindowSuites {
             defer { GtkFixture.close(composer) }
             try GtkFixture.xdotool.type("ab")
             try await GtkFixture.settled(composer, "hi ab") { composer.model.text == "hi ab" }
-            #expect(composer.inspectorLogRows.isEmpty && composer.trace.emitted.isEmpty, "no trace before it opens")
+            #expect(composer.inspectorLogRows.isEmpty && !composer.trace.isEnabled, "no trace before it opens")
             try await Self.openInspector(composer)
+            #expect(composer.inspectorLogRows.contains { $0.event == .key(keyval: "b", consumed: nil) },
+                    "what was typed before it opened is shown")
             try await GtkFixture.wait("the trace started") { composer.inspectorLogRows.contains { $0.event.name == "start" } }
             try GtkFixture.xdotool.type("cdef")
             try await GtkFixture.settled(composer, "cut to the limit") { composer.model.text == "hi abc" }

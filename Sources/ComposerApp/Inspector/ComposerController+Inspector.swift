@@ -7,8 +7,14 @@ import GtkBinding
 /// its pane is made the first time it opens (closed, it costs nothing: without `--trace` no
 /// trace is even made until then), and its environment header is asked while it is shown.
 final class IMEInspector {
-    /// The session's rows (from the start with `--trace`, else from when it first opened).
+    /// The session's rows (from the start with `--trace`; else the recent events before it
+    /// first opened, then everything).
     private(set) var log: InspectorLog?
+    /// Until the inspector first opens without `--trace`: the session's last events.
+    private var recent: RecentEvents?
+    /// Whether the saved transcript has begun (its `start` line): with `--trace` at once,
+    /// else at the quiet settle after the first opening (`.tracingStarted`).
+    private var transcriptStarted: Bool
     /// The pane, once opened.
     private(set) var pane: InspectorPane?
     private var environment: InspectorEnvironment?
@@ -26,17 +32,32 @@ final class IMEInspector {
         self.sources = sources
         self.elapsedMilliseconds = elapsedMilliseconds
         self.requestTracing = requestTracing
+        transcriptStarted = start != nil
         if let start {
             let log = InspectorLog()
             log.append(start, t: 0)
             self.log = log
+        } else {
+            recent = RecentEvents()
         }
     }
 
-    /// A trace event for the log, and the pane when open.
+    /// A trace event for the log, and the pane when open; before the inspector first
+    /// opens without `--trace`, for the recent events.
     func record(_ event: TraceEvent) {
-        guard let log, let row = log.append(event, t: elapsedMilliseconds()) else { return }
+        guard let log else {
+            recent?.append(event, t: elapsedMilliseconds())
+            return
+        }
+        guard let row = log.append(event, t: elapsedMilliseconds(), inTranscript: transcriptStarted) else { return }
         pane?.appended(row)
+    }
+
+    /// The trace asked for at the first opening started (its `start` line): the saved
+    /// transcript begins here.
+    func tracingStarted(_ start: TraceEvent) {
+        transcriptStarted = true
+        record(start)
     }
 
     /// Whether the pane is shown.
@@ -46,6 +67,9 @@ final class IMEInspector {
         if shown, pane == nil {
             let log = log ?? InspectorLog()
             if self.log == nil {
+                // What led here first: the composition in progress from its first key.
+                for (t, event) in recent?.events ?? [] { log.append(event, t: t, inTranscript: false) }
+                recent = nil
                 self.log = log
                 // No trace yet: it starts at the next quiet settle, with the lines a replay
                 // of it needs (`.tracingStarted`).

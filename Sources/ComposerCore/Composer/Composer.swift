@@ -25,8 +25,12 @@ public final class Composer {
     /// The trace's "text" reporter, kept when the highlighter is replaced: the same text is
     /// not reported twice.
     private var textReporter: TextChangeReporter?
-    /// Whether trace effects are made (`init(traces:)`, `startTracing`).
+    /// Whether the trace is on (`init(traces:)`, `startTracing`): every event, the text too.
     public private(set) var traces: Bool
+    /// `init(keepsRecentEvents:)`: without the trace, the events are still made (not the
+    /// `text` snapshots, which copy the whole text) for the inspector's history before it
+    /// opened (`RecentEvents`).
+    public let keepsRecentEvents: Bool
     /// `init(tracesFrames:)`: when the first frame after input was painted (`paint`).
     private var frames: FramePaintTracing
     private var pipeline: SettlePipeline
@@ -73,14 +77,17 @@ public final class Composer {
     ///     no "text" event, which copies the whole text), so typing costs less.
     ///   - awaitingData: the completion sources are still loading and arrive as
     ///     `dataArrived` (the app loads them after the first frame).
+    ///   - keepsRecentEvents: without `traces`, `.trace` effects are still made for every
+    ///     event but the `text` snapshots (the window keeps the last few thousand).
     public init(text: String = "", caret: Int? = nil, limit: LengthLimit = LengthLimit(),
                 completion: CompletionList = CompletionList(sources: []),
                 tokens: TokenNames = TokenNames(), traces: Bool = true, tracesFrames: Bool = false,
-                awaitingData: Bool = false) {
+                awaitingData: Bool = false, keepsRecentEvents: Bool = false) {
         model = ComposerModel(text: text, caret: caret)
         self.limit = limit
         self.completion = completion
         self.traces = traces
+        self.keepsRecentEvents = keepsRecentEvents
         frames = FramePaintTracing(enabled: tracesFrames)
         self.awaitingData = awaitingData
         textReporter = traces ? TextChangeReporter() : nil
@@ -475,11 +482,12 @@ public final class Composer {
     }
 
     func trace(_ event: @autoclosure () -> TraceEvent) {
-        guard traces else { return }
+        guard traces || keepsRecentEvents else { return }
         let event = event()
         guard !routing.hold(event) else { return }
         effects.append(.trace(event))
-        if frames.asksFrame(after: event) { effects.append(.awaitFrame) }
+        // Painted frames are timed for a trace only, never for the recent events.
+        if traces, frames.asksFrame(after: event) { effects.append(.awaitFrame) }
     }
 
     /// Makes an edit in the model and traces it, if it recorded one (an empty insertion or
@@ -487,7 +495,8 @@ public final class Composer {
     func traceEdit(_ body: () -> Void) {
         let before = model.log.lastEditSequence
         body()
-        guard traces, model.log.lastEditSequence != before, case .edit(let edit)? = model.log.entries.last else { return }
+        guard traces || keepsRecentEvents, model.log.lastEditSequence != before,
+              case .edit(let edit)? = model.log.entries.last else { return }
         trace(.edit(edit))
     }
 

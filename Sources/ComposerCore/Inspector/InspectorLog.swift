@@ -26,10 +26,12 @@ public final class InspectorLog {
     public var rows: ArraySlice<InspectorRow> { storage[start...] }
 
     /// Adds the row for `event` (unless paused) and returns it; the oldest row goes once
-    /// the log is full.
+    /// the log is full. `inTranscript: false` for an event from before the trace started
+    /// (`RecentEvents`): shown and checked by the rules, but not in the saved transcript,
+    /// which must begin with its `start` line to replay.
     @discardableResult
-    public func append(_ event: TraceEvent, t: Int) -> InspectorRow? {
-        transcript.append((t, event))
+    public func append(_ event: TraceEvent, t: Int, inTranscript: Bool = true) -> InspectorRow? {
+        if inTranscript { transcript.append((t, event)) }
         if case .start(_, _, let recorded) = event { settings = recorded }
         var surroundings = Self.surroundings(for: event, in: detector.context)
         if settings?.inputMethodFacing.surrounding == .off { surroundings?.refused = true }

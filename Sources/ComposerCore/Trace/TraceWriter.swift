@@ -53,15 +53,17 @@ public final class TraceWriter {
         output = TraceOutput(descriptor: descriptor, ownsDescriptor: true)
     }
 
-    private init(disabled: Void) {
+    private init(disabledKeepingHistory keepsHistory: Bool) {
         isEnabled = false
-        keepsHistory = true
+        self.keepsHistory = keepsHistory
         output = nil
     }
 
-    /// A writer that writes nothing (tracing off). It still remembers `emitted`.
-    public static func disabled() -> TraceWriter {
-        TraceWriter(disabled: ())
+    /// A writer that writes nothing (tracing off). It still remembers `emitted` (for
+    /// in-process tests) unless `keepsHistory` is false (the app: its inspector keeps the
+    /// recent events itself).
+    public static func disabled(keepsHistory: Bool = true) -> TraceWriter {
+        TraceWriter(disabledKeepingHistory: keepsHistory)
     }
 
     /// The last `historyCapacity` events emitted, oldest first.

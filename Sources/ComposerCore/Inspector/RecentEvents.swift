@@ -1,0 +1,18 @@
+/// The last events of a session that is not traced, for the inspector to show what led to
+/// the moment it opened: the composition in progress from its first key. Plain values in a
+/// ring buffer, nothing formatted or written: O(1) per event.
+public struct RecentEvents {
+    public static let defaultCapacity = 4_000
+    private var history: BoundedHistory<(t: Int, event: TraceEvent)>
+
+    public init(capacity: Int = RecentEvents.defaultCapacity) {
+        history = BoundedHistory(capacity: capacity)
+    }
+
+    public mutating func append(_ event: TraceEvent, t: Int) {
+        history.append((t, event))
+    }
+
+    /// Oldest first.
+    public var events: [(t: Int, event: TraceEvent)] { history.elements }
+}
