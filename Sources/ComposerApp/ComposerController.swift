@@ -90,6 +90,9 @@ public final class ComposerController {
                                  requestTracing: { [weak self] in
                                      guard let self else { return }
                                      apply(composer.requestTracing())
+                                 },
+                                 tracesFrames: { [weak self] on in
+                                     self?.composer.tracesFrames(on || options.tracesFrames)
                                  })
         scheduler.settleBeforeEachFrame(of: ui.window)
 

@@ -59,6 +59,18 @@ public func onStringSignal(_ instance: some GPointer, _ signal: String, after: B
                    shape: SignalShape(arguments: 1, returnsBool: false))
 }
 
+/// `gboolean (*)(GObject *self, const char *str, gpointer data)`: activate-link (GtkLabel).
+@discardableResult
+public func onStringBoolSignal(_ instance: some GPointer, _ signal: String, after: Bool = false,
+                               _ body: @escaping (String) -> Bool) -> gulong {
+    typealias Body = (String) -> Bool
+    let trampoline: @convention(c) (gpointer?, UnsafePointer<CChar>?, gpointer?) -> gboolean = { _, str, data in
+        onMainActor { ClosureBox<Body>.from(data).body(string(fromBorrowed: str)) } ? 1 : 0
+    }
+    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 1, returnsBool: true))
+}
+
 /// `void (*)(GObject *self, GParamSpec *pspec, gpointer data)`: notify::PROPERTY.
 @discardableResult
 public func onNotify(_ instance: some GPointer, property: String,

@@ -11,7 +11,7 @@ struct InspectorLogTests {
         log.append(.limit(removed: "猫", at: 1), t: 4)
         #expect(log.rows.map(\.kind) == [.key, .preedit, .commit, .decision])
         #expect(log.rows.map(\.number) == [1, 2, 3, 4])
-        #expect(log[2].summary == "commit “子猫”")
+        #expect(log[2].summary == "commit “子猫”  +2 ms", "answers say how long after their key")
         #expect(log[2].line == #"{"ev":"commit","t":3,"text":"子猫"}"#)
     }
 
@@ -83,7 +83,7 @@ struct InspectorLogTests {
         #expect(report.contains("- limit: 10 graphemes, hard"))
         #expect(report.contains("enter-passed-on-while-composing") == false, "ids are for tests; the report says it in words")
         #expect(report.contains("passed Enter on while composing"))
-        #expect(report.contains("| 6 | 5 | preedit “こ\\|” cursor 1 [0–2 underline highlight] | U+3053 U+007C |"),
+        #expect(report.contains("| 6 | 5 | preedit “こ\\|” cursor 1  +2 ms [0–2 underline highlight] | U+3053 U+007C |"),
                 "pipes escaped, the segments' styles and the code points listed")
         #expect(!report.contains("commit “a”"), "only the last composition")
     }

@@ -131,6 +131,42 @@ extension GtkWindowSuites {
             #expect(permissions == 0o600, "a keystroke log is its owner's only")
         }
 
+        /// Each answer row says how long after its key it came, each key row when its frame
+        /// was painted; the Timing view summarises key → preedit, → commit, → painted frame
+        /// and links the slowest key to its row.
+        @Test func answerRowsAndTheTimingViewShowHowLongEachKeyTook() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.setKeyboardLayout(["-layout", "us", "-variant", "intl"], deadAcute: true)
+            defer { GtkFixture.restoreKeyboardLayout() }
+            try await Self.openInspector(composer)
+            try await GtkFixture.xdotool(["key", "dead_acute", "e"])
+            try await GtkFixture.settled(composer, "é") { composer.model.text == "é" }
+            try await GtkFixture.wait("the e key's frame painted") {
+                composer.inspectorLogRows.contains { $0.event == .key(keyval: "e", consumed: nil) && $0.paintedAfter != nil }
+            }
+            let rows = composer.inspectorLogRows
+            let commit = try #require(rows.first { $0.event == .commit("é") })
+            #expect(commit.sinceKey != nil && commit.summary.contains(" ms"), "\(commit.summary)")
+            let key = try #require(rows.first { $0.event == .key(keyval: "e", consumed: nil) })
+            #expect(key.summary.contains("→ painted after"), "\(key.summary)")
+            try await GtkFixture.wait("the key row's label says so") {
+                composer.inspectorVisibleSummaries.contains { $0.text.contains("→ painted after") }
+            }
+
+            composer.inspectorShowTiming(true)
+            let text = composer.inspectorTimingText
+            #expect(text.contains("All keys"), "\(text)")
+            #expect(text.contains("key → commit: 1 keys"), "\(text)")
+            #expect(text.contains("key → painted frame: 2 keys"), "\(text)")
+            let markup = composer.inspectorTimingMarkup
+            let slowest = try #require(markup.firstMatch(of: /href="row:(\d+)"/).map { Int($0.1)! }, "\(markup)")
+            composer.inspectorShowKind(.key, false)
+            composer.inspectorFollowTimingLink(row: slowest)
+            #expect(composer.inspectorDetailText.hasPrefix("#\(slowest) "), "the link shows its row: \(composer.inspectorDetailText)")
+            #expect(composer.inspectorShownRows.contains { $0.number == slowest }, "a filtered-out row is shown again")
+        }
+
         @Test func copyAsBugReportPutsMarkdownWithTheLastCompositionOnTheClipboard() async throws {
             let (composer, _) = try await GtkFixture.composer()
             defer { GtkFixture.close(composer) }

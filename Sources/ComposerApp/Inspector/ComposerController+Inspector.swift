@@ -22,12 +22,15 @@ final class IMEInspector {
     private let sources: SourceGroup
     private let elapsedMilliseconds: () -> Int
     private let requestTracing: () -> Void
+    /// Asks the composer to trace painted frames (or stop).
+    private let tracesFrames: (Bool) -> Void
 
     /// - Parameters:
     ///   - start: the trace's first line, when the session is traced from its start.
     ///   - requestTracing: asks the composer for the trace (opened without `--trace`).
     init(ui: ComposerView, sources: SourceGroup, start: TraceEvent?, elapsedMilliseconds: @escaping () -> Int,
-         requestTracing: @escaping () -> Void) {
+         requestTracing: @escaping () -> Void, tracesFrames: @escaping (Bool) -> Void) {
+        self.tracesFrames = tracesFrames
         self.ui = ui
         self.sources = sources
         self.elapsedMilliseconds = elapsedMilliseconds
@@ -80,13 +83,17 @@ final class IMEInspector {
             gtk_box_append(cast(ui.inspectorSlot), pane.container)
             self.pane = pane
             environment = InspectorEnvironment(textView: ui.textView, sources: sources) { [weak self] lines in
-                self?.pane?.setEnvironment(lines)
+                guard let self else { return }
+                self.pane?.setEnvironment(lines)
+                self.log?.engine = environment?.engineName
             }
         }
         let composerWidth = gtk_widget_get_width(ui.panel)
         gtk_widget_set_visible(ui.inspectorSlot, shown ? 1 : 0)
         ui.resizeForInspector(shown: shown, composerWidth: composerWidth)
         environment?.watching = shown
+        // Each key's painted frame, while the inspector shows it (the Timing view).
+        tracesFrames(shown)
     }
 
     /// "Save transcript…": the session's trace as a replayable file (created 0600).
@@ -160,6 +167,18 @@ extension ComposerController {
     public var inspectorTranscript: [(t: Int, event: TraceEvent)] { inspector.log?.transcript ?? [] }
     /// The rows the list shows now (after the kind filters and the search).
     public var inspectorShownRows: [InspectorRow] { inspector.pane?.shownRows ?? [] }
+    /// Turns the Timing view on or off (its toggle).
+    public func inspectorShowTiming(_ shown: Bool) {
+        guard let button = inspector.pane?.timingButton else { return }
+        gtk_toggle_button_set_active(cast(button), shown ? 1 : 0)
+    }
+    /// The Timing view's text, and its markup (with the rows' links).
+    public var inspectorTimingText: String { inspector.pane?.timingText ?? "" }
+    public var inspectorTimingMarkup: String {
+        inspector.pane.map { string(fromBorrowed: gtk_label_get_label(opaque($0.timingLabelForTests))) } ?? ""
+    }
+    /// What following the link "row:N" does.
+    public func inspectorFollowTimingLink(row number: Int) { inspector.pane?.selectRow(number: number) }
     /// What "Copy as bug report" puts on the clipboard ("" before the session is traced).
     public var bugReportMarkdown: String { inspector.bugReport ?? "" }
     /// The detail view's text.

@@ -54,6 +54,16 @@ final class InspectorEnvironment {
         return facts + engines
     }
 
+    /// The engine keys go to now, for the Timing view's per-engine sections: "IBus anthy",
+    /// "Fcitx5 hangul", else the IM module in use.
+    var engineName: String {
+        for (name, value) in engines {
+            if name == "IBus engine" { return "IBus \(value)" }
+            if name == "Fcitx5 input method" { return "Fcitx5 \(value)" }
+        }
+        return moduleInUse
+    }
+
     /// The module the text view's GtkIMMulticontext delegates to now (GTK_IM_MODULE and
     /// settings only say what was asked for).
     private var moduleInUse: String {

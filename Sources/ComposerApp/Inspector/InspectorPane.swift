@@ -21,6 +21,12 @@ final class InspectorPane {
     private var listView: UnsafeMutablePointer<GtkWidget>!
     /// A scroll to the newest row is waiting for the next idle (one per burst of rows).
     private var scrollPending = false
+    /// The Timing view (in the detail's place while its toggle is on).
+    let timingButton: UnsafeMutablePointer<GtkWidget>
+    private let timingLabel: UnsafeMutablePointer<GtkWidget>
+    private var detailScroller: UnsafeMutablePointer<GtkWidget>!
+    private var timingScroller: UnsafeMutablePointer<GtkWidget>!
+    private(set) var timingShown = false
     let pauseButton: UnsafeMutablePointer<GtkWidget>
     let searchEntry: UnsafeMutablePointer<GtkWidget>
     private(set) var kindButtons: [InspectorKind: UnsafeMutablePointer<GtkWidget>] = [:]
@@ -52,7 +58,12 @@ final class InspectorPane {
         gtk_widget_set_hexpand(searchEntry, 1)
         let saveButton = gtk_button_new_with_label("Save transcript…")!
         let copyButton = gtk_button_new_with_label("Copy as bug report")!
-        for widget in [pauseButton, clearButton, searchEntry, saveButton, copyButton] { gtk_box_append(cast(tools), widget) }
+        timingButton = Accessibility.toggleButton(label: "Timing")
+        cgtk_accessible_set_label(timingButton, tr("Show the timing of the input method's answers"))
+        for widget in [pauseButton, clearButton, searchEntry, timingButton, saveButton, copyButton] {
+            gtk_box_append(cast(tools), widget)
+        }
+        timingLabel = gtk_label_new(nil)
         let kindBar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 2)!
         gtk_widget_add_css_class(kindBar, "linked")
         for kind in InspectorKind.allCases {
@@ -101,9 +112,36 @@ final class InspectorPane {
         gtk_widget_add_css_class(detailScroller, "inspector-detail")
         gtk_widget_set_vexpand(detailScroller, 0)
         Accessibility.nameScrollBars(of: detailScroller, tr("Event detail"))
+        self.detailScroller = detailScroller
 
-        for widget in [header, tools, kindBar, scroller, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!, detailScroller] {
+        gtk_label_set_xalign(opaque(timingLabel), 0)
+        gtk_label_set_yalign(opaque(timingLabel), 0)
+        gtk_label_set_wrap(opaque(timingLabel), 1)
+        gtk_widget_add_css_class(timingLabel, "monospace")
+        cgtk_accessible_set_label(timingLabel, tr("Timing"))
+        let timingScroller = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_child(opaque(timingScroller), timingLabel)
+        gtk_widget_set_size_request(timingScroller, -1, 160)
+        gtk_widget_set_visible(timingScroller, 0)
+        Accessibility.nameScrollBars(of: timingScroller, tr("Timing"))
+        self.timingScroller = timingScroller
+
+        for widget in [header, tools, kindBar, scroller, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!, detailScroller,
+                       timingScroller] {
             gtk_box_append(cast(container), widget)
+        }
+        onSignal(timingButton, "toggled") { [weak self] in
+            guard let self else { return }
+            timingShown = gtk_toggle_button_get_active(cast(timingButton)) != 0
+            gtk_widget_set_visible(timingScroller, timingShown ? 1 : 0)
+            gtk_widget_set_visible(detailScroller, timingShown ? 0 : 1)
+            if timingShown { showTiming() }
+        }
+        // An outlier's link ("row:N") selects its row and shows its detail.
+        onStringBoolSignal(timingLabel, "activate-link") { [weak self] uri in
+            guard let self, uri.hasPrefix("row:"), let number = Int(uri.dropFirst(4)) else { return false }
+            selectRow(number: number)
+            return true
         }
 
         onSignal(pauseButton, "toggled") { [weak self] in
@@ -148,7 +186,7 @@ final class InspectorPane {
         guard let item, log.count > 0,
               let number = Int(string(fromBorrowed: gtk_string_object_get_string(OpaquePointer(item)))) else { return nil }
         let index = number - log[0].number
-        return log.rows.indices.contains(index + log.rows.startIndex) ? log[index] : nil
+        return (0..<log.count).contains(index) ? log[index] : nil
     }
 
     /// A new row of the log: shown now; rows the log dropped leave the list. The list
@@ -158,6 +196,16 @@ final class InspectorPane {
         gtk_string_list_append(items, "\(row.number)")
         let surplus = Int(g_list_model_get_n_items(OpaquePointer(items.rawPointer))) - log.count
         if surplus > 0 { gtk_string_list_splice(items, 0, guint(surplus), nil) }
+        // Keys whose frame was just painted: their items again, so their rows say when.
+        for number in log.lastPainted where log.count > 0 {
+            let index = number - log[0].number
+            guard (0..<log.count).contains(index) else { continue }
+            "\(number)".withCString { name in
+                var names: [UnsafePointer<CChar>?] = [name, nil]
+                gtk_string_list_splice(items, guint(index), 1, &names)
+            }
+        }
+        if timingShown { showTiming() }
         guard followsNewest, !scrollPending else { return }
         scrollPending = true
         g_idle_add_once({ data in
@@ -192,6 +240,55 @@ final class InspectorPane {
             }
         }
         showDetail()
+    }
+
+    /// The Timing view from the log's timing: each measure's summary and histogram, its
+    /// slowest and slow keys linked to their rows.
+    func showTiming() {
+        let report = TimingReport(log.timing)
+        func escaped(_ text: String) -> String { string(takingOwnership: g_markup_escape_text(text, -1)) }
+        func link(_ row: Int, _ text: String) -> String { "<a href=\"row:\(row)\">\(escaped(text))</a>" }
+        var lines: [String] = []
+        for section in report.sections {
+            lines.append("<b>\(escaped(section.title))</b>")
+            for measure in section.measures {
+                guard let summary = measure.summary else {
+                    lines.append(escaped("  \(measure.name): no key yet"))
+                    continue
+                }
+                let slowest = measure.slowestRow.map { " (" + link($0, "#\($0)") + ")" } ?? ""
+                lines.append(escaped("  \(measure.name): \(summary.count) keys, median \(summary.median) ms, "
+                    + "p90 \(summary.p90) ms, max \(summary.max) ms") + slowest)
+                let peak = max(1, summary.histogram.max() ?? 1)
+                lines.append(escaped("    " + zip(TimingSummary.bucketNames, summary.histogram).map { name, count in
+                    "\(name) " + String(repeating: "▇", count: (count * 8 + peak - 1) / peak) + " \(count)"
+                }.joined(separator: "  ")))
+                if !measure.slow.isEmpty {
+                    lines.append(escaped("    slow (≥\(AnswerTiming.slow) ms): ")
+                        + measure.slow.map { link($0.row, "#\($0.row) \($0.milliseconds) ms") }.joined(separator: ", "))
+                }
+            }
+        }
+        gtk_label_set_markup(opaque(timingLabel), lines.joined(separator: "\n"))
+    }
+
+    var timingLabelForTests: UnsafeMutablePointer<GtkWidget> { timingLabel }
+    /// The Timing view's text (tests).
+    var timingText: String { string(fromBorrowed: gtk_label_get_text(opaque(timingLabel))) }
+
+    /// Selects row `number` in the list (showing every kind and clearing the search if it
+    /// was filtered out) and shows its detail in place of the Timing view.
+    func selectRow(number: Int) {
+        if !shownRows.contains(where: { $0.number == number }) {
+            for button in kindButtons.values { gtk_toggle_button_set_active(cast(button), 1) }
+            gtk_editable_set_text(OpaquePointer(searchEntry.rawPointer), "")
+            search = ""
+            refilter()
+        }
+        guard let index = shownRows.firstIndex(where: { $0.number == number }) else { return }
+        gtk_toggle_button_set_active(cast(timingButton), 0)
+        gtk_single_selection_set_selected(selection, guint(index))
+        gtk_widget_activate_action_variant(listView, "list.scroll-to-item", g_variant_new_uint32(guint(index)))
     }
 
     func setEnvironment(_ lines: [String]) {

@@ -125,6 +125,12 @@ public final class Composer {
         return effects
     }
 
+    /// Traces painted frames from now on, or stops (the inspector times each key's frame
+    /// while it is shown; `--trace-frames` for the whole session).
+    public func tracesFrames(_ on: Bool) {
+        frames = FramePaintTracing(enabled: on)
+    }
+
     /// Asks for the trace mid-session (the inspector opened without `--trace`). It starts
     /// after the next settle with no composition, when nothing typed is waiting for a
     /// decision: a transcript from there replays like one from the start. The window gets

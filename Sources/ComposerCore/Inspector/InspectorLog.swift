@@ -16,14 +16,28 @@ public final class InspectorLog {
     public private(set) var transcript: [(t: Int, event: TraceEvent)] = []
     /// The session's settings (its `start` line).
     public private(set) var settings: TranscriptSettings?
+    /// Key → answer → painted frame, for every key of the session (`AnswerTiming`).
+    public private(set) var timing = AnswerTiming()
+    /// The engine the header names now: each key is counted for it.
+    public var engine: String?
+    /// Key rows whose frame was painted: row number → milliseconds from the key.
+    public private(set) var paintTimes: [Int: Int] = [:]
+    /// The key rows the last `append` gave a paint time (the pane redraws them).
+    public private(set) var lastPainted: [Int] = []
 
     public init(capacity: Int = InspectorLog.defaultCapacity) {
         self.capacity = max(1, capacity)
     }
 
     public var count: Int { storage.count - start }
-    public subscript(index: Int) -> InspectorRow { storage[start + index] }
-    public var rows: ArraySlice<InspectorRow> { storage[start...] }
+    /// Row `index`, with its paint time once its frame was painted (a key's).
+    public subscript(index: Int) -> InspectorRow {
+        var row = storage[start + index]
+        row.paintedAfter = paintTimes[row.number]
+        return row
+    }
+    /// Every row, with the paint times known now.
+    public var rows: [InspectorRow] { (0..<count).map { self[$0] } }
 
     /// Adds the row for `event` (unless paused) and returns it; the oldest row goes once
     /// the log is full. `inTranscript: false` for an event from before the trace started
@@ -35,10 +49,27 @@ public final class InspectorLog {
         if case .start(_, _, let recorded) = event { settings = recorded }
         var surroundings = Self.surroundings(for: event, in: detector.context)
         if settings?.inputMethodFacing.surrounding == .off { surroundings?.refused = true }
-        let anomalies = detector.inspect(event)
+        var anomalies = detector.inspect(event)
+        var sinceKey: Int?
+        lastPainted = []
+        switch timing.record(event, t: t, row: nextNumber, engine: engine) {
+        case .answer(let since?):
+            sinceKey = since
+            if since >= AnswerTiming.slow {
+                anomalies.append(Anomaly(id: "slow-answer",
+                                         explanation: "the input method answered \(since) ms after the key (\(AnswerTiming.slow) ms or more is felt as lag)",
+                                         reference: "ibus/ibus#2857"))
+            }
+        case .painted(let keys):
+            for key in keys { paintTimes[key.row] = key.milliseconds }
+            lastPainted = keys.map(\.row)
+        default:
+            break
+        }
         guard !isPaused else { return nil }
-        let row = InspectorRow(number: nextNumber, t: t, event: event, kind: InspectorKind(event),
+        var row = InspectorRow(number: nextNumber, t: t, event: event, kind: InspectorKind(event),
                                anomalies: anomalies, surroundings: surroundings)
+        row.sinceKey = sinceKey
         nextNumber += 1
         storage.append(row)
         if count > capacity { start += 1 }

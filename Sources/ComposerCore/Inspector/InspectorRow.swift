@@ -58,9 +58,18 @@ public struct InspectorRow: Sendable {
         public var refused = false
     }
 
+    /// For an input method's answer: milliseconds since the key it answered.
+    public var sinceKey: Int?
+    /// For a key: milliseconds until the first frame painted after its answer, once painted
+    /// (the inspector's log fills it in when it shows the row).
+    public var paintedAfter: Int?
+
     /// The raw trace line.
     public var line: String { event.json(t: t).serialized() }
 
     /// One line of plain text (never markup: it may hold anything an input method sent).
-    public var summary: String { InspectorSummary.summary(of: event) }
+    public var summary: String {
+        InspectorSummary.summary(of: event) + (sinceKey.map { "  +\($0) ms" } ?? "")
+            + (paintedAfter.map { "  → painted after \($0) ms" } ?? "")
+    }
 }

@@ -1,3 +1,4 @@
+import ComposerCore
 import Foundation
 
 /// How long an engine took to answer each key, measured in the app on its monotonic clock
@@ -24,40 +25,25 @@ public struct KeyTiming: Sendable, Equatable, Codable {
     /// non-blank line `first` (0-based; `TraceLog.lineCount`) on: a scenario's keys, not the session's start-up and engine probe.
     /// Lines that are not JSON objects with `ev` and `t` are skipped.
     public init(trace text: String, fromLine first: Int = 0) {
-        var key: Int?
-        var sawPreedit = false, sawCommit = false
-        /// Keys answered and not painted yet (their times).
-        var answered: [Int] = []
-        func answer() {
-            if let key, !sawPreedit, !sawCommit { answered.append(key) }
-        }
-        for line in text.split(separator: "\n").filter({ !$0.allSatisfy(\.isWhitespace) }).dropFirst(first) {
+        // Counted as the inspector counts (`AnswerTiming`); only `ev` and `t` matter here.
+        var timing = AnswerTiming()
+        let lines = text.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }.dropFirst(first)
+        for (index, line) in lines.enumerated() {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let event = object["ev"] as? String, let t = (object["t"] as? NSNumber)?.intValue else { continue }
-            switch event {
-            case "key":
-                key = t
-                sawPreedit = false
-                sawCommit = false
-            case "preedit-start", "preedit":
-                answer()
-                if let key, !sawPreedit {
-                    toPreedit.append(t - key)
-                    sawPreedit = true
-                }
-            case "commit":
-                answer()
-                if let key, !sawCommit {
-                    toCommit.append(t - key)
-                    sawCommit = true
-                }
-            case "paint":
-                toPaint += answered.map { t - $0 }
-                answered = []
-            default:
-                break
+                  let name = object["ev"] as? String, let t = (object["t"] as? NSNumber)?.intValue else { continue }
+            let event: TraceEvent? = switch name {
+            case "key": .key(keyval: "", consumed: nil)
+            case "preedit-start": .preeditStart
+            case "preedit": .preedit(.empty)
+            case "commit": .commit("")
+            case "paint": .paint
+            default: nil
             }
+            if let event { timing.record(event, t: t, row: index) }
         }
+        toPreedit = timing.toPreedit
+        toCommit = timing.toCommit
+        toPaint = timing.toPaint
     }
 
     public mutating func add(_ other: KeyTiming) {
@@ -68,9 +54,6 @@ public struct KeyTiming: Sendable, Equatable, Codable {
 
     /// Median and 90th percentile (nearest rank) of `values`, nil when there are none.
     public static func summary(_ values: [Int]) -> (median: Int, p90: Int)? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        func rank(_ p: Double) -> Int { sorted[max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1)] }
-        return (rank(0.5), rank(0.9))
+        TimingSummary(values).map { ($0.median, $0.p90) }
     }
 }
