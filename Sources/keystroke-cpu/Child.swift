@@ -76,7 +76,7 @@ enum Child {
         let draft = Workload.draft(bytes: bytes)
         let options = ComposerOptions(initialText: draft, profileDirectory: profileDirectory,
                                       dataDirectory: dataDirectory)
-        let composer = ComposerController(options: options, trace: .disabled(), directory: directory,
+        let composer = ComposerController(options: options, trace: .disabled(keepsHistory: false), directory: directory,
                                           emoji: emoji) {}
         composer.present()
         iterate { gtk_widget_get_mapped(composer.window) != 0 }

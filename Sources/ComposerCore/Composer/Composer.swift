@@ -27,9 +27,9 @@ public final class Composer {
     private var textReporter: TextChangeReporter?
     /// Whether the trace is on (`init(traces:)`, `startTracing`): every event, the text too.
     public private(set) var traces: Bool
-    /// `init(keepsRecentEvents:)`: without the trace, the events are still made (not the
-    /// `text` snapshots, which copy the whole text) for the inspector's history before it
-    /// opened (`RecentEvents`).
+    /// `init(keepsRecentEvents:)`: without the trace, the input method's and the user's
+    /// events are still reported (`TraceEvent.isKeptBeforeTheTrace`) for the inspector's
+    /// history before it opened (`RecentEvents`).
     public let keepsRecentEvents: Bool
     /// `init(tracesFrames:)`: when the first frame after input was painted (`paint`).
     private var frames: FramePaintTracing
@@ -77,8 +77,8 @@ public final class Composer {
     ///     no "text" event, which copies the whole text), so typing costs less.
     ///   - awaitingData: the completion sources are still loading and arrive as
     ///     `dataArrived` (the app loads them after the first frame).
-    ///   - keepsRecentEvents: without `traces`, `.trace` effects are still made for every
-    ///     event but the `text` snapshots (the window keeps the last few thousand).
+    ///   - keepsRecentEvents: without `traces`, `.trace` effects are still made for the
+    ///     input method's and the user's events (the window keeps the last few thousand).
     public init(text: String = "", caret: Int? = nil, limit: LengthLimit = LengthLimit(),
                 completion: CompletionList = CompletionList(sources: []),
                 tokens: TokenNames = TokenNames(), traces: Bool = true, tracesFrames: Bool = false,
@@ -490,6 +490,9 @@ public final class Composer {
     func trace(_ event: @autoclosure () -> TraceEvent) {
         guard traces || keepsRecentEvents else { return }
         let event = event()
+        // Untraced, only what the input method and the user did is kept (keys, the
+        // composition, commits, surrounding text, focus, sends): typing pays for no more.
+        guard traces || event.isKeptBeforeTheTrace else { return }
         guard !routing.hold(event) else { return }
         effects.append(.trace(event))
         // Painted frames are timed for a trace only, never for the recent events.
@@ -501,8 +504,7 @@ public final class Composer {
     func traceEdit(_ body: () -> Void) {
         let before = model.log.lastEditSequence
         body()
-        guard traces || keepsRecentEvents, model.log.lastEditSequence != before,
-              case .edit(let edit)? = model.log.entries.last else { return }
+        guard traces, model.log.lastEditSequence != before, case .edit(let edit)? = model.log.entries.last else { return }
         trace(.edit(edit))
     }
 

@@ -16,3 +16,19 @@ public struct RecentEvents {
     /// Oldest first.
     public var events: [(t: Int, event: TraceEvent)] { history.elements }
 }
+
+extension TraceEvent {
+    /// Whether an untraced session keeps it for the inspector: what the input method and
+    /// the user did (keys, the composition, commits, surrounding text, focus, clicks,
+    /// sends, the daemon's loss), not the composer's own reports (settles, edits,
+    /// decorations, layout), which cost every keystroke and follow from these.
+    public var isKeptBeforeTheTrace: Bool {
+        switch self {
+        case .key, .preeditStart, .preedit, .preeditEnd, .commit, .surroundingRetrieve, .surroundingDelete, .focus,
+             .press, .send, .inputMethodLost:
+            true
+        default:
+            false
+        }
+    }
+}
