@@ -93,9 +93,18 @@ struct InputMethodFacingEndToEndTests {
         try cs.restartApp(arguments: ["--text", "", "--input-purpose", "password"], probing: false)
         let start = try #require(cs.trace.events(named: "start").first)
         #expect(start["input_purpose"]?.stringValue == "password", "\(start)")
-        let from = try Self.type(keys, into: cs)
+        // A key at a time, each waited for: keys IBus passes back to GTK can change places
+        // under load (n h i n o o g in run 19 of #31), which is not what this test is about.
+        let from = cs.trace.entries.count
+        var typed = ""
+        for key in keys {
+            typed += key
+            try cs.xdotool.key([key])
+            try cs.trace.waitFor("\(typed) in the input", from: from) {
+                $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == typed
+            }
+        }
         let answers = Self.answers(cs.trace, from: from)
-        #expect(cs.trace.events(named: "text").last?["text"]?.stringValue == "nihongo", "\(answers)")
         #expect(!answers.contains { $0.hasPrefix("preedit:") && $0 != "preedit:" }, "no composition: \(answers)")
         #expect(try cs.terminateApp() == 0)
         #expect(try cs.trace.schemaViolations() == [])

@@ -48,7 +48,11 @@ struct KnownBugEndToEndTests {
                   text.unicodeScalars.count >= expected.unicodeScalars.count else { return nil }
             return text
         }
-        #expect(settled == expected, "fcitx/fcitx5#445, ibus/ibus#2156: \(settled)")
+        // The order is the input method's (on a loaded machine ibus-hangul's space came
+        // after 가1 in run 19 of #31: keys IBus hands back to GTK can change places); that
+        // nothing typed is lost is ours.
+        #expect(settled.unicodeScalars.sorted() == expected.unicodeScalars.sorted(),
+                "nothing typed is lost, whatever the order: \(settled)")
         let misordered = settled != expected
         KnownBugResult.write(id: kind == .fcitxHangul ? "fcitx5-445" : "ibus-2156", engine: kind.slug, affected: misordered,
                              evidence: "f space r space r k 1 after 한그 gave \(settled)")

@@ -58,7 +58,11 @@ struct MatrixCommandEndToEndTests {
         #expect(anthy["reason"] as? String == "i n u showed いぬ, Return committed “いぬ”, Enter sent it")
         // Every key anthy answered, timed in the app.
         let preedits = try #require(anthy["key_to_preedit_ms"] as? [Int])
-        #expect(preedits.count >= 3 && preedits.allSatisfy { $0 >= 0 }, "i n u each changed the composition: \(anthy)")
+        // At most one per key (i n u, and Return clearing the preedit) when anthy answers
+        // each before the next; under load IBus answers keys together and only the last of
+        // them counts (run 19 of #31 had fewer than three).
+        #expect(!preedits.isEmpty && preedits.count <= 4 && preedits.allSatisfy { $0 >= 0 },
+                "i n u changed the composition: \(anthy)")
         #expect((anthy["key_to_commit_ms"] as? [Int])?.count == 1, "Return committed once: \(anthy)")
         // And when answers were on screen: the first frame painted after each (the last
         // one's may come after the app was told to exit; IBus may answer keys together).
