@@ -159,6 +159,12 @@ extension GtkWindowSuites {
             #expect(text.contains("All keys"), "\(text)")
             #expect(text.contains("key → commit: 1 keys"), "\(text)")
             #expect(text.contains("key → painted frame: 2 keys"), "\(text)")
+            // Shown, it follows the session.
+            try await GtkFixture.xdotool(["key", "dead_acute", "a"])
+            try await GtkFixture.settled(composer, "éá") { composer.model.text == "éá" }
+            try await GtkFixture.wait("the Timing view counting the second commit") {
+                composer.inspectorTimingText.contains("key → commit: 2 keys")
+            }
             let markup = composer.inspectorTimingMarkup
             let slowest = try #require(markup.firstMatch(of: /href="row:(\d+)"/).map { Int($0.1)! }, "\(markup)")
             composer.inspectorShowKind(.key, false)

@@ -27,6 +27,8 @@ final class InspectorPane {
     private var detailScroller: UnsafeMutablePointer<GtkWidget>!
     private var timingScroller: UnsafeMutablePointer<GtkWidget>!
     private(set) var timingShown = false
+    /// A refresh of the Timing view is waiting (one per burst of rows).
+    private var timingRefreshPending = false
     let pauseButton: UnsafeMutablePointer<GtkWidget>
     let searchEntry: UnsafeMutablePointer<GtkWidget>
     private(set) var kindButtons: [InspectorKind: UnsafeMutablePointer<GtkWidget>] = [:]
@@ -205,7 +207,18 @@ final class InspectorPane {
                 gtk_string_list_splice(items, guint(index), 1, &names)
             }
         }
-        if timingShown { showTiming() }
+        if timingShown, !timingRefreshPending {
+            // Once per burst of rows: the report sorts every key's times.
+            timingRefreshPending = true
+            g_timeout_add_once(250, { data in
+                MainActor.assumeIsolated {
+                    let pane = Unmanaged<InspectorPane>.fromOpaque(data!).takeRetainedValue()
+                    pane.timingRefreshPending = false
+                    // Not after the window is gone (the list view is ours; the label is not).
+                    if pane.timingShown, gtk_widget_get_root(pane.listView) != nil { pane.showTiming() }
+                }
+            }, Unmanaged.passRetained(self).toOpaque())
+        }
         guard followsNewest, !scrollPending else { return }
         scrollPending = true
         g_idle_add_once({ data in
