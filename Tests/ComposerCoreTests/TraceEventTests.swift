@@ -65,6 +65,13 @@ struct TraceEventTests {
         (.history(lastSent: "see you"), #"{"ev":"history","t":42,"last_sent":"see you"}"#),
         (.paint, #"{"ev":"paint","t":42}"#),
         (.press(x: 10, y: 553), #"{"ev":"press","t":42,"x":10,"y":553}"#),
+        (.placement(CandidatePlacement(given: PixelRect(x: 8, y: 6, width: 0, height: 19))),
+         #"{"ev":"placement","t":42,"given":[8,6,0,19],"scale":1}"#),
+        (.placement(CandidatePlacement(given: PixelRect(x: 8, y: 6, width: 0, height: 19),
+                                       caret: PixelRect(x: 28, y: 712, width: 0, height: 38),
+                                       sent: PixelRect(x: 16, y: 76, width: 100, height: 1536), via: "ibus SetCursorLocation",
+                                       popup: PixelRect(x: 16, y: 51, width: 68, height: 25), scale: 2, windowHeight: 768)),
+         #"{"ev":"placement","t":42,"given":[8,6,0,19],"scale":2,"caret":[28,712,0,38],"sent":[16,76,100,1536],"via":"ibus SetCursorLocation","popup":[16,51,68,25],"window_height":768}"#),
         (.textLength(length: 70_000, caret: 3, selection: TextSelection(anchor: 5, caret: 3)),
          #"{"ev":"text","t":42,"length":70000,"caret":3,"sel":[3,5]}"#),
     ]

@@ -33,6 +33,8 @@ public final class Composer {
     public let keepsRecentEvents: Bool
     /// `init(tracesFrames:)`: when the first frame after input was painted (`paint`).
     private var frames: FramePaintTracing
+    /// The last placement traced: a reading that changed nothing is not traced again.
+    private var lastPlacement: CandidatePlacement?
     private var pipeline: SettlePipeline
     private let origins = EditOrigins()
     /// The on-screen keyboard, learned from the window's observations.
@@ -327,6 +329,10 @@ public final class Composer {
         case .framePainted:
             frames.painted()
             trace(.paint)
+        case .placementObserved(let placement):
+            guard placement != lastPlacement else { return }
+            lastPlacement = placement
+            trace(.placement(placement))
         case .historyRestored(let message):
             lastSent = message
             trace(.history(lastSent: message))

@@ -86,6 +86,9 @@ public enum InputEvent: Equatable, Sendable {
     case historyRestored(lastSent: String)
     /// The window painted the frame `Effect.awaitFrame` asked for (`--trace-frames`).
     case framePainted
+    /// Where the caret was told to the input method and its candidate window went, read
+    /// once input settled (while the inspector is shown, or `--trace-placement`).
+    case placementObserved(CandidatePlacement)
     /// The window is shown, its input has the keyboard focus and the data is in.
     case ready
     /// People, channels and emoji the app loaded after the window opened (off the main

@@ -9,7 +9,17 @@ public enum AnomalyRules {
         commitWithoutPreeditEnd, preeditVanished, deleteSurroundingOutOfRange, deleteSurroundingSplitsGrapheme,
         deleteSurroundingAfterCommit, forwardedKeyBeforeCommit, preeditCursorOutside, preeditCursorStuckAtStart,
         hangulResetAfterCommit, duplicatedCommit, enterWhileComposing, inputMethodLostWhileComposing,
+        misplacedCandidates,
     ]
+
+    /// The caret told to the input method is not the caret on screen, or its candidate
+    /// window is away from it (`CandidatePlacement.findings`); only the first finding is
+    /// flagged, the most specific (a row carries one flag per rule).
+    public static let misplacedCandidates: Rule = { _, event in
+        guard case .placement(let placement) = event, let finding = placement.findings.first else { return nil }
+        let (explanation, reference) = finding.explanation(placement)
+        return Anomaly(id: finding.id, explanation: explanation, reference: reference)
+    }
 
     /// The input method's daemon died while it showed a composition: what it showed was
     /// never committed (its GTK module never says so; the composer ends it).

@@ -52,7 +52,24 @@ public enum InspectorDetail {
                 lines.append("deletes “\(deleted)”, leaving “\(after)”")
             }
         }
+        if case .placement(let placement) = row.event { lines += self.lines(for: placement) }
         lines.append(row.line)
+        return lines
+    }
+
+    /// Each reading of a placement on its own line, with its units, and every finding.
+    static func lines(for placement: CandidatePlacement) -> [String] {
+        var lines = ["given by the text view: \(placement.given) (the text view's coordinates, logical px)"]
+        if let caret = placement.caret { lines.append("the caret on screen: \(caret) (device px, scale \(placement.scale))") }
+        if let sent = placement.sent {
+            lines.append("sent by the IM module: \(sent) (\(placement.via ?? "unknown call"))")
+        } else {
+            lines.append("sent by the IM module: not read (the GTK module's own protocol)")
+        }
+        lines.append(placement.popup.map { "candidate window: \($0)" } ?? "candidate window: none shown, or not readable here")
+        let findings = placement.findings
+        if findings.isEmpty, placement.sent != nil || placement.popup != nil { lines.append("at the caret") }
+        for finding in findings.dropFirst() { lines.append("⚠ " + finding.explanation(placement).0) }
         return lines
     }
 }

@@ -25,7 +25,7 @@ public enum InspectorKind: String, Sendable, CaseIterable {
         case .edit, .diverged: self = .edit
         case .limit, .overflow, .completion, .accept, .send, .layout, .keyboard: self = .decision
         case .start, .ready, .focus, .text, .textLength, .exit, .settle, .selection, .command, .data, .inputMethodLost, .history,
-             .paint, .press:
+             .paint, .press, .placement:
             self = .window
         }
     }

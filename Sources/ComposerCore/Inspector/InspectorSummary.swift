@@ -49,6 +49,18 @@ enum InspectorSummary {
         case .history(let lastSent): return "the last message sent before: “\(lastSent)”"
         case .paint: return "a frame showing the input was painted"
         case .press(let x, let y): return "a press in the text at \(x),\(y)"
+        case .placement(let placement): return summary(of: placement)
         }
+    }
+}
+
+extension InspectorSummary {
+    /// "caret 120,48 0×17 → ibus SetCursorLocation 120,80 50×600 · candidate window 120,680 210×94".
+    static func summary(of placement: CandidatePlacement) -> String {
+        var line = "caret \(placement.given)"
+        if let sent = placement.sent { line += " → \(placement.via ?? "sent") \(sent)" }
+        if let caret = placement.caret, placement.sent != caret { line += " (on screen \(caret))" }
+        line += placement.popup.map { " · candidate window \($0)" } ?? ""
+        return line
     }
 }

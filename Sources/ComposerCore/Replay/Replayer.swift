@@ -184,6 +184,8 @@ public final class Replayer {
         case .history(let lastSent): feed(.historyRestored(lastSent: lastSent))
         // When the window painted is no input to the composer's decisions.
         case .paint: break
+        // Nor where the caret was told to the input method and its window went.
+        case .placement: break
         case .press(let x, let y): feed(.pointerPressedAt(x: x, y: y))
         case .diverged(let text):
             recorded.applyDelete(range: 0..<recorded.document.scalarCount, origin: .program)

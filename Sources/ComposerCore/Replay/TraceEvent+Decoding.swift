@@ -72,6 +72,11 @@ extension TraceEvent {
         case "history": return .history(lastSent: try line.string("last_sent"))
         case "paint": return .paint
         case "press": return .press(x: try line.int("x"), y: try line.int("y"))
+        case "placement":
+            return .placement(CandidatePlacement(
+                given: try line.rect("given"), caret: try line.optionalRect("caret"), sent: try line.optionalRect("sent"),
+                via: try line.optionalString("via"), popup: try line.optionalRect("popup"),
+                scale: try line.int("scale", minimum: 1), windowHeight: try line.optionalInt("window_height", minimum: 0)))
         default: throw TranscriptProblem("unknown event \"\(name)\"")
         }
     }
@@ -211,6 +216,19 @@ private struct FieldReader {
             throw TranscriptProblem("\"\(name)\" must be two integers >= 0")
         }
         return (first, second)
+    }
+
+    /// `[x, y, width, height]`, the sizes 0 or more.
+    func rect(_ name: String) throws(TranscriptProblem) -> PixelRect {
+        guard let items = try value(name).arrayValue, let rect = PixelRect(components: items.compactMap(\.intValue)),
+              items.count == 4 else {
+            throw TranscriptProblem("\"\(name)\" must be [x, y, width, height]: four integers, the sizes >= 0")
+        }
+        return rect
+    }
+
+    func optionalRect(_ name: String) throws(TranscriptProblem) -> PixelRect? {
+        json[name] == nil ? nil : try rect(name)
     }
 
     func strings(_ name: String) throws(TranscriptProblem) -> [String] {

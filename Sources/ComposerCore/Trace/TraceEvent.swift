@@ -67,6 +67,9 @@ public enum TraceEvent: Equatable, Sendable {
     case paint
     /// A pointer press in the text (window coordinates), before the text view takes it.
     case press(x: Int, y: Int)
+    /// Where the caret was told to the input method and where its candidate window went
+    /// (written while the inspector is shown, and with `--trace-placement`).
+    case placement(CandidatePlacement)
 
     /// The trace version written in `start`'s "v" field.
     public static let traceVersion = 1
@@ -102,6 +105,7 @@ public enum TraceEvent: Equatable, Sendable {
         case .history: return "history"
         case .paint: return "paint"
         case .press: return "press"
+        case .placement: return "placement"
         }
     }
 
@@ -219,6 +223,15 @@ public enum TraceEvent: Equatable, Sendable {
             return []
         case let .press(x, y):
             return [("x", .int(x)), ("y", .int(y))]
+        case let .placement(placement):
+            func rect(_ rect: PixelRect) -> JSONValue { .array(rect.components.map(JSONValue.int)) }
+            var fields: [(String, JSONValue)] = [("given", rect(placement.given)), ("scale", .int(placement.scale))]
+            if let caret = placement.caret { fields.append(("caret", rect(caret))) }
+            if let sent = placement.sent { fields.append(("sent", rect(sent))) }
+            if let via = placement.via { fields.append(("via", .string(via))) }
+            if let popup = placement.popup { fields.append(("popup", rect(popup))) }
+            if let height = placement.windowHeight { fields.append(("window_height", .int(height))) }
+            return fields
         }
     }
 
