@@ -36,6 +36,10 @@ public final class ComposerController {
     let sources = SourceGroup()
     /// The IM context, its module and its daemon (`InputMethodObserver`).
     private(set) var inputMethod: InputMethodObserver!
+    /// Where the caret is told to the input method (while the inspector is shown, or
+    /// `--trace-placement`), and the inspector's overlay of it.
+    private(set) var placement: CandidatePlacementWatcher?
+    var placementOverlay: PlacementOverlay?
     /// The counter in words for screen readers, once typing pauses.
     private(set) lazy var counterSpeech = CounterSpeech(sources: sources) { [weak self] status in
         self?.ui.limitIndicators.speakCounter(status)
@@ -93,7 +97,9 @@ public final class ComposerController {
                                  },
                                  tracesFrames: { [weak self] on in
                                      self?.composer.tracesFrames(on || options.tracesFrames)
-                                 })
+                                     self?.placement?.turn(on: on || options.tracesPlacement)
+                                 },
+                                 placementOverlay: { [weak self] on in self?.showPlacementOverlay(on) })
         scheduler.settleBeforeEachFrame(of: ui.window)
 
         ui.buffer.replaceAll(with: options.initialText)
@@ -104,6 +110,11 @@ public final class ComposerController {
         observeBuffer()
         inputMethod = InputMethodObserver(textView: ui.textView) { [weak self] event in self?.forward(event) }
         Self.tell(ui.textView, inputMethod: inputMethod, options.inputMethodFacing)
+        placement = CandidatePlacementWatcher(textView: ui.textView, context: inputMethod.contextPointer, sources: sources,
+                                              moduleID: { [weak self] in self?.inputMethod.moduleID }) { [weak self] reading in
+            self?.forward(.placementObserved(reading))
+        }
+        placement?.turn(on: options.tracesPlacement)
         observePointerPresses()
         routeKeys()
         observeWindow()
@@ -280,6 +291,7 @@ public final class ComposerController {
         draftKeeper?.flush(model)
         sources.cancelAll()
         peerDriver = nil
+        placement?.turn(on: false)
         inputMethod.stop()
     }
 }

@@ -23,13 +23,18 @@ public nonisolated struct ComposerOptions: Sendable {
     public var restoresDraft: Bool
     /// `--trace-frames`: the trace also says when the first frame after input was painted.
     public var tracesFrames: Bool
+    /// `--trace-placement`: the trace also says where the caret was told to the input
+    /// method and where its candidate window went (`placement`).
+    public var tracesPlacement: Bool
     /// `--surrounding`, `--input-purpose`, `--input-hints`: what the input method is told.
     public var inputMethodFacing: InputMethodFacing
 
     public init(initialText: String = "", caret: Int? = nil, tracePath: String? = nil,
                 profileDirectory: String, dataDirectory: String = "", limit: LengthLimit = LengthLimit(),
                 simulatedKeyboardInset: Int? = nil, peer: PeerSetting = .off, restoresDraft: Bool = false,
-                tracesFrames: Bool = false, inputMethodFacing: InputMethodFacing = .standard) {
+                tracesFrames: Bool = false, tracesPlacement: Bool = false,
+                inputMethodFacing: InputMethodFacing = .standard) {
+        self.tracesPlacement = tracesPlacement
         self.inputMethodFacing = inputMethodFacing
         self.restoresDraft = restoresDraft
         self.tracesFrames = tracesFrames

@@ -156,6 +156,18 @@ public func onPointerSignal(_ instance: some GPointer, _ signal: String, after: 
                    shape: SignalShape(arguments: 1, returnsBool: false))
 }
 
+/// `gboolean (*)(GObject *self, gpointer arg, gpointer data)`: xevent (GdkX11Display, an XEvent *).
+@discardableResult
+public func onPointerBoolSignal(_ instance: some GPointer, _ signal: String, after: Bool = false,
+                                _ body: @escaping (UnsafeMutableRawPointer?) -> Bool) -> gulong {
+    typealias Body = (UnsafeMutableRawPointer?) -> Bool
+    let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, argument, data in
+        onMainActor { ClosureBox<Body>.from(data).body(argument) } ? 1 : 0
+    }
+    return connect(instance, signal, after: after, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
+                   shape: SignalShape(arguments: 1, returnsBool: true))
+}
+
 /// `void (*)(GObject *self, gint value, gpointer data)`: response (GtkNativeDialog).
 @discardableResult
 public func onIntSignal(_ instance: some GPointer, _ signal: String, _ body: @escaping (Int) -> Void) -> gulong {
@@ -202,4 +214,16 @@ public func onLongPress(_ instance: some GPointer, _ body: @escaping (_ x: Doubl
     }
     return connect(instance, "pressed", after: false, body as Body, unsafeBitCast(trampoline, to: GCallback.self),
                    shape: SignalShape(arguments: 2, returnsBool: false))
+}
+
+/// Draws a GtkDrawingArea with `body(cairo, width, height)` (`gtk_drawing_area_set_draw_func`);
+/// the closure lives as long as the area.
+public func setDrawFunction(_ area: some GPointer, _ body: @escaping (_ cairo: OpaquePointer, _ width: Int, _ height: Int) -> Void) {
+    typealias Body = (OpaquePointer, Int, Int) -> Void
+    noteMainThread()
+    let box = ClosureBox(body as Body)
+    gtk_drawing_area_set_draw_func(cast(area), { _, cairo, width, height, data in
+        guard let cairo else { return }
+        onMainActor { ClosureBox<Body>.from(data).body(cairo, Int(width), Int(height)) }
+    }, box.retainedPointer(), ClosureBox<Body>.releaseOnDestroy)
 }

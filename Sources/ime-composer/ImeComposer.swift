@@ -63,6 +63,10 @@ struct Run: ParsableCommand {
           help: "With --trace: also trace the first frame painted after each key or input-method answer (`paint`), for key → painted frame timing.")
     var traceFrames = false
 
+    @Flag(name: .customLong("trace-placement"),
+          help: "With --trace: also trace where the caret is told to the input method, what its GTK module sends and where its candidate window is (`placement`).")
+    var tracePlacement = false
+
     @Option(help: ArgumentHelp("Whether the input method gets the text around the caret when it asks. "
         + "off answers none and ignores its requests to delete around the caret, as many terminals and Electron apps do: "
         + "for testing an engine's fallback.", valueName: "on|off"))
@@ -116,7 +120,7 @@ struct Run: ParsableCommand {
                                       limit: LengthLimit(limit: limit, mode: limitMode, unit: count),
                                       simulatedKeyboardInset: oskInset,
                                       peer: try PeerSetting(argument: peer),
-                                      restoresDraft: text == nil && textFile == nil, tracesFrames: traceFrames,
+                                      restoresDraft: text == nil && textFile == nil, tracesFrames: traceFrames, tracesPlacement: tracePlacement,
                                       inputMethodFacing: InputMethodFacing(
                                           surrounding: surrounding, purpose: inputPurpose,
                                           hints: try InputMethodFacing.hints(parsing: inputHints)))

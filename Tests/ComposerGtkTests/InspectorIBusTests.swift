@@ -108,8 +108,11 @@ extension GtkWindowSuites {
             #expect(timing.contains("key → commit: 1 keys"), "\(timing)")
             #expect(timing.firstMatch(of: /key → painted frame: (\d+) keys/) != nil, "\(timing)")
             // A slow answer is the machine's load as much as the engine's: not asserted here.
-            #expect(composer.inspectorLogRows.allSatisfy { $0.anomalies.allSatisfy { $0.id == "slow-answer" } },
-                    "ibus-anthy does nothing wrong here")
+            // IBus 1.5.27's GTK module misplaces the candidate window (ibus/ibus#2522): flagged.
+            #expect(composer.inspectorLogRows.contains { $0.anomalies.contains { $0.reference == "ibus/ibus#2522" } })
+            #expect(composer.inspectorLogRows.allSatisfy {
+                $0.anomalies.allSatisfy { ["slow-answer", "ibus-window-height-rectangle"].contains($0.id) }
+            }, "ibus-anthy itself does nothing wrong here")
         }
 
         /// Without `--trace`, F12 pressed mid-conversion (the moment something odd just
@@ -176,8 +179,11 @@ extension GtkWindowSuites {
                 composer.inspectorLogRows.contains { $0.anomalies.contains { $0.id == "delete-surrounding-after-commit" } }
             }
             try await GtkFixture.settled(composer, "猫 committed and deleted again") { composer.model.text == "xx" }
-            // Slow answers are left out: they come and go with the machine's load.
-            let flagged = composer.inspectorShownRows.filter { $0.anomalies.contains { $0.id != "slow-answer" } }
+            // Slow answers are left out: they come and go with the machine's load. So is IBus
+            // 1.5.27's cursor rectangle (ibus/ibus#2522): its GTK module's, not the engine's.
+            let flagged = composer.inspectorShownRows.filter {
+                $0.anomalies.contains { !["slow-answer", "ibus-window-height-rectangle"].contains($0.id) }
+            }
             #expect(flagged.map(\.event) == [.commit("x"), .surroundingDelete(offset: -1, count: 1)], "\(flagged.map(\.summary))")
             let report = try #require(composer.inspectorCopyBugReport())
             #expect(report.contains("ibus/ibus#2570"), "the last composition's anomaly is in the report: \(report)")

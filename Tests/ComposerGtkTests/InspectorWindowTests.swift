@@ -16,6 +16,66 @@ extension GtkWindowSuites {
             try await GtkFixture.wait("the inspector") { composer.inspectorShown }
         }
 
+        /// A composer with the inspector open and é composed with a dead key (the US
+        /// international layout: restore it after).
+        static func inspectedAcuteE() async throws -> ComposerController {
+            let (composer, _) = try await GtkFixture.composer()
+            try GtkFixture.setKeyboardLayout(["-layout", "us", "-variant", "intl"], deadAcute: true)
+            try await Self.openInspector(composer)
+            try await GtkFixture.xdotool(["key", "dead_acute", "e"])
+            try await GtkFixture.settled(composer, "é") { composer.model.text == "é" }
+            return composer
+        }
+
+        /// While the inspector is shown each caret move's rectangle, as the text view gives
+        /// it to the input method, is a row (GTK's simple input method sends nothing on and
+        /// shows no candidate window: nothing to flag), and the Placement toggle draws it
+        /// over the input; closed, nothing is read.
+        @Test func placementRowsAndTheOverlayShowWhereTheCaretIsToldToTheInputMethod() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.xdotool.type("ab")
+            try await GtkFixture.settled(composer, "ab") { composer.model.text == "ab" }
+            #expect(!composer.trace.emitted.contains { $0.name == "placement" }, "nothing read while the inspector is closed")
+            try await Self.openInspector(composer)
+            func placements() -> [CandidatePlacement] {
+                composer.inspectorLogRows.compactMap { if case .placement(let p) = $0.event { p } else { nil } }
+            }
+            try GtkFixture.xdotool.type("c")
+            try await GtkFixture.wait("a placement row after c") { !placements().isEmpty }
+            let first = try #require(placements().last)
+            try GtkFixture.xdotool.type("dd")
+            try await GtkFixture.wait("the caret moved right") { (placements().last?.given.x ?? 0) > first.given.x }
+            let moved = try #require(placements().last)
+            #expect(moved.given.y == first.given.y && moved.given.height > 0, "\(first) \(moved)")
+            #expect(moved.sent == nil && moved.popup == nil, "the simple input method: \(moved)")
+            let caret = try #require(moved.caret, "on X11 the caret on the screen is read")
+            #expect(caret.height == moved.given.height * moved.scale, "\(moved)")
+            #expect(moved.findings.isEmpty)
+            let row = try #require(composer.inspectorLogRows.last { if case .placement = $0.event { true } else { false } })
+            #expect(row.anomalies.isEmpty)
+            composer.inspectorSelect(shownIndex: try #require(composer.inspectorShownRows.firstIndex { $0.number == row.number }))
+            #expect(composer.inspectorDetailText.contains("sent by the IM module: not read"), "\(composer.inspectorDetailText)")
+
+            composer.inspectorShowPlacement(true)
+            try await GtkFixture.wait("the overlay drawing the caret given") { composer.placementOverlayShapes.contains { $0.label == "given" } }
+            let given = try #require(composer.placementOverlayShapes.first { $0.label == "given" }?.rect)
+            #expect(given.height == moved.given.height && given.y >= 0 && given.x >= 0, "\(given) \(moved)")
+            try GtkFixture.xdotool.type("e")
+            try await GtkFixture.wait("the overlay following the caret") {
+                (composer.placementOverlayShapes.first { $0.label == "given" }?.rect.x ?? 0) > given.x
+            }
+            composer.inspectorShowPlacement(false)
+            #expect(composer.placementOverlayShapes.isEmpty)
+
+            try await GtkFixture.xdotool(["key", "F12"])
+            try await GtkFixture.wait("closed") { !composer.inspectorShown }
+            let count = composer.trace.emitted.filter { $0.name == "placement" }.count
+            try GtkFixture.xdotool.type("f")
+            try await GtkFixture.settled(composer, "abcddef") { composer.model.text == "abcddef" }
+            #expect(composer.trace.emitted.filter { $0.name == "placement" }.count == count, "closed, nothing is read")
+        }
+
         @Test func f12OpensTheInspectorWithARowPerEventAndF12ClosesIt() async throws {
             let (composer, _) = try await GtkFixture.composer()
             defer { GtkFixture.close(composer) }
@@ -135,13 +195,9 @@ extension GtkWindowSuites {
         /// was painted; the Timing view summarises key → preedit, → commit, → painted frame
         /// and links the slowest key to its row.
         @Test func answerRowsAndTheTimingViewShowHowLongEachKeyTook() async throws {
-            let (composer, _) = try await GtkFixture.composer()
+            let composer = try await Self.inspectedAcuteE()
             defer { GtkFixture.close(composer) }
-            try GtkFixture.setKeyboardLayout(["-layout", "us", "-variant", "intl"], deadAcute: true)
             defer { GtkFixture.restoreKeyboardLayout() }
-            try await Self.openInspector(composer)
-            try await GtkFixture.xdotool(["key", "dead_acute", "e"])
-            try await GtkFixture.settled(composer, "é") { composer.model.text == "é" }
             try await GtkFixture.wait("the e key's frame painted") {
                 composer.inspectorLogRows.contains { $0.event == .key(keyval: "e", consumed: nil) && $0.paintedAfter != nil }
             }
@@ -174,13 +230,9 @@ extension GtkWindowSuites {
         }
 
         @Test func copyAsBugReportPutsMarkdownWithTheLastCompositionOnTheClipboard() async throws {
-            let (composer, _) = try await GtkFixture.composer()
+            let composer = try await Self.inspectedAcuteE()
             defer { GtkFixture.close(composer) }
-            try GtkFixture.setKeyboardLayout(["-layout", "us", "-variant", "intl"], deadAcute: true)
             defer { GtkFixture.restoreKeyboardLayout() }
-            try await Self.openInspector(composer)
-            try await GtkFixture.xdotool(["key", "dead_acute", "e"])
-            try await GtkFixture.settled(composer, "é") { composer.model.text == "é" }
             try await GtkFixture.wait("the commit row") { composer.inspectorLogRows.contains { $0.event == .commit("é") } }
             let report = try #require(composer.inspectorCopyBugReport())
             #expect(report.hasPrefix("## Input method session"))

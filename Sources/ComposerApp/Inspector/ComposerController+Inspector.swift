@@ -24,13 +24,17 @@ final class IMEInspector {
     private let requestTracing: () -> Void
     /// Asks the composer to trace painted frames (or stop).
     private let tracesFrames: (Bool) -> Void
+    /// Draws the caret's placement over the input (or stops).
+    private let placementOverlay: (Bool) -> Void
 
     /// - Parameters:
     ///   - start: the trace's first line, when the session is traced from its start.
     ///   - requestTracing: asks the composer for the trace (opened without `--trace`).
     init(ui: ComposerView, sources: SourceGroup, start: TraceEvent?, elapsedMilliseconds: @escaping () -> Int,
-         requestTracing: @escaping () -> Void, tracesFrames: @escaping (Bool) -> Void) {
+         requestTracing: @escaping () -> Void, tracesFrames: @escaping (Bool) -> Void,
+         placementOverlay: @escaping (Bool) -> Void) {
         self.tracesFrames = tracesFrames
+        self.placementOverlay = placementOverlay
         self.ui = ui
         self.sources = sources
         self.elapsedMilliseconds = elapsedMilliseconds
@@ -79,7 +83,8 @@ final class IMEInspector {
                 requestTracing()
             }
             let pane = InspectorPane(log: log, save: { [weak self] in self?.saveTranscript() },
-                                     copyReport: { [weak self] in self?.copyBugReport() })
+                                     copyReport: { [weak self] in self?.copyBugReport() },
+                                     placementOverlay: placementOverlay)
             gtk_box_append(cast(ui.inspectorSlot), pane.container)
             self.pane = pane
             environment = InspectorEnvironment(textView: ui.textView, sources: sources) { [weak self] lines in
@@ -92,8 +97,10 @@ final class IMEInspector {
         gtk_widget_set_visible(ui.inspectorSlot, shown ? 1 : 0)
         ui.resizeForInspector(shown: shown, composerWidth: composerWidth)
         environment?.watching = shown
-        // Each key's painted frame, while the inspector shows it (the Timing view).
+        // Each key's painted frame, while the inspector shows it (the Timing view), and the
+        // caret's placement.
         tracesFrames(shown)
+        if !shown, let pane, pane.placementOverlayShown { pane.showPlacementOverlay(false) }
     }
 
     /// "Save transcript…": the session's trace as a replayable file (created 0600).
@@ -144,6 +151,20 @@ extension ComposerController {
         inspector.show(shown)
     }
 
+    /// The inspector's "Placement" toggle: the overlay over the input, redrawn at each reading.
+    func showPlacementOverlay(_ shown: Bool) {
+        guard !destroyed else { return }
+        if shown {
+            let overlay = placementOverlay ?? PlacementOverlay(textView: ui.textView)
+            placementOverlay = overlay
+            if let last = placement?.last { overlay.show(last) }
+            placement?.onReading = { [weak overlay] reading in overlay?.show(reading) }
+        } else {
+            placementOverlay?.hide()
+            placement?.onReading = nil
+        }
+    }
+
     /// Whether the inspector is shown (tests).
     public var inspectorShown: Bool { inspector.isShown }
 
@@ -161,6 +182,11 @@ extension ComposerController {
 // MARK: The inspector through its own widgets (tests drive it the way a click would)
 
 extension ComposerController {
+    /// Turns the placement overlay on or off (its toggle).
+    public func inspectorShowPlacement(_ shown: Bool) { inspector.pane?.showPlacementOverlay(shown) }
+    /// What the placement overlay draws now ("given", "sent", "popup"), in its coordinates.
+    public var placementOverlayShapes: [(label: String, rect: PixelRect)] { placementOverlay?.drawn ?? [] }
+
     /// Every session row the inspector's log holds.
     public var inspectorLogRows: [InspectorRow] { inspector.log.map { Array($0.rows) } ?? [] }
     /// The session as a transcript ("Save transcript…" writes these lines).

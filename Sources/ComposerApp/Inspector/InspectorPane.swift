@@ -38,7 +38,16 @@ final class InspectorPane {
     /// Whether the list follows the newest row (until the user scrolls up).
     private var followsNewest = true
 
-    init(log: InspectorLog, save: @escaping () -> Void, copyReport: @escaping () -> Void) {
+    /// Draws the caret's placement over the input.
+    let placementButton: UnsafeMutablePointer<GtkWidget>
+    var placementOverlayShown: Bool { gtk_toggle_button_get_active(cast(placementButton)) != 0 }
+
+    func showPlacementOverlay(_ shown: Bool) {
+        gtk_toggle_button_set_active(cast(placementButton), shown ? 1 : 0)
+    }
+
+    init(log: InspectorLog, save: @escaping () -> Void, copyReport: @escaping () -> Void,
+         placementOverlay: @escaping (Bool) -> Void) {
         self.log = log
         container = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
         gtk_widget_add_css_class(container, "inspector")
@@ -65,6 +74,13 @@ final class InspectorPane {
         for widget in [pauseButton, clearButton, searchEntry, timingButton, saveButton, copyButton] {
             gtk_box_append(cast(tools), widget)
         }
+        let placementButton = Accessibility.toggleButton(label: "Placement")
+        self.placementButton = placementButton
+        gtk_widget_set_tooltip_text(placementButton, tr("Draw over the input where the caret is told to the input method (blue), what its module sent (orange) and its candidate window (red)"))
+        cgtk_accessible_set_label(placementButton, tr("Show the candidate window's placement over the input"))
+        onSignal(placementButton, "toggled") { [placementButton] in
+            placementOverlay(gtk_toggle_button_get_active(cast(placementButton)) != 0)
+        }
         timingLabel = gtk_label_new(nil)
         let kindBar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 2)!
         gtk_widget_add_css_class(kindBar, "linked")
@@ -77,6 +93,11 @@ final class InspectorPane {
             gtk_box_append(cast(kindBar), button)
             kindButtons[kind] = button
         }
+
+        let kindRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
+        let spacer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+        gtk_widget_set_hexpand(spacer, 1)
+        for widget in [kindBar, spacer, placementButton] { gtk_box_append(cast(kindRow), widget) }
 
         items = gtk_string_list_new(nil)
         selection = gtk_single_selection_new(nil)
@@ -128,7 +149,7 @@ final class InspectorPane {
         Accessibility.nameScrollBars(of: timingScroller, tr("Timing"))
         self.timingScroller = timingScroller
 
-        for widget in [header, tools, kindBar, scroller, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!, detailScroller,
+        for widget in [header, tools, kindRow, scroller, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!, detailScroller,
                        timingScroller] {
             gtk_box_append(cast(container), widget)
         }

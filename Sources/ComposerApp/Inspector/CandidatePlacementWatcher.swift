@@ -1,0 +1,124 @@
+import CGtk
+import ComposerCore
+import GtkBinding
+
+/// Reads, while it is on, where the text view tells its input method the caret is, what
+/// the IM module sends, where the caret really is on the screen and where the input
+/// method's candidate window went, and reports each reading as a `CandidatePlacement`
+/// once the loop is idle after any of them changed. It decides nothing (the composer
+/// traces a reading that changed; the inspector's rules judge it).
+///
+/// On while the inspector is shown and with `--trace-placement`; off, it reads nothing
+/// (the text view's calls still pass through the class wrapper, which then only looks up
+/// an empty table).
+final class CandidatePlacementWatcher {
+    /// The candidate windows' WM_CLASS names: IBus's panel (ibus-ui-gtk3) and Fcitx5's
+    /// classic UI ("Fcitx5 Input Window").
+    static let panelWindowNames: Set<String> = ["ibus-ui-gtk3", "fcitx"]
+
+    private let textView: UnsafeMutablePointer<GtkWidget>
+    private let context: UnsafeMutablePointer<GtkIMContext>?
+    private let sources: SourceGroup
+    private let moduleID: () -> String?
+    private let report: (CandidatePlacement) -> Void
+    private var given: ReadRect?
+    private var sent: SentRect?
+    private var pending = false
+    private var screenWatch: gulong = 0
+    /// The display `screenWatch` is connected on (the text view may be gone when it stops).
+    private var watchedDisplay: OpaquePointer?
+    /// The last reading, for the overlay.
+    private(set) var last: CandidatePlacement?
+    /// Called after each reading (the overlay redraws).
+    var onReading: ((CandidatePlacement) -> Void)?
+
+    private(set) var isOn = false
+
+    init(textView: UnsafeMutablePointer<GtkWidget>, context: UnsafeMutableRawPointer?, sources: SourceGroup,
+         moduleID: @escaping () -> String?, report: @escaping (CandidatePlacement) -> Void) {
+        self.textView = textView
+        self.context = context.map { $0.assumingMemoryBound(to: GtkIMContext.self) }
+        self.sources = sources
+        self.moduleID = moduleID
+        self.report = report
+    }
+
+    func turn(on: Bool) {
+        guard on != isOn, let context else { return }
+        isOn = on
+        if on {
+            CursorLocations.observe(context) { [weak self] rect in
+                self?.given = rect
+                self?.schedule()
+            }
+            InputMethodWire.onSent { [weak self] sent in
+                self?.sent = sent
+                self?.schedule()
+            }
+            let display = gtk_widget_get_display(textView)!
+            screenWatch = X11Screen.watchTopLevels(on: display) { [weak self] in self?.schedule() }
+            watchedDisplay = display
+            // The first reading comes with the text view's next call (its next caret move,
+            // key or focus): a reading of what GTK gave, never a guess.
+        } else {
+            CursorLocations.stopObserving(context)
+            if screenWatch != 0, let watchedDisplay { g_signal_handler_disconnect(watchedDisplay.rawPointer, screenWatch) }
+            screenWatch = 0
+            watchedDisplay = nil
+        }
+    }
+
+    /// The wire of the module in use, once it is loaded.
+    private func watchWire() {
+        switch moduleID() {
+        case "ibus": InputMethodWire.watchIBus()
+        case "fcitx", "fcitx5": InputMethodWire.watchFcitx5()
+        default: break
+        }
+    }
+
+    /// One reading once the loop is idle, however many changes come before.
+    private func schedule() {
+        guard isOn, !pending else { return }
+        pending = true
+        sources.idle { [weak self] in
+            self?.read()
+            return false
+        }
+    }
+
+    private func read() {
+        pending = false
+        guard isOn, let given else { return }
+        watchWire()
+        let scale = Int(gtk_widget_get_scale_factor(textView))
+        var windowHeight: Int?
+        if let native = gtk_widget_get_native(textView), let surface = gtk_native_get_surface(native) {
+            windowHeight = Int(gdk_surface_get_height(surface)) * scale
+        }
+        let caret = Self.caretInView(textView).flatMap { X11Screen.rootRect(of: $0, in: textView) }
+        let popup = X11Screen.shownPopup(named: Self.panelWindowNames, on: gtk_widget_get_display(textView))
+        let placement = CandidatePlacement(given: PixelRect(given), caret: caret.map(PixelRect.init),
+                                           sent: sent.map { PixelRect($0.rect) }, via: sent?.via,
+                                           popup: popup.map(PixelRect.init), scale: scale, windowHeight: windowHeight)
+        last = placement
+        report(placement)
+        onReading?(placement)
+    }
+
+    /// The insertion cursor's strong rectangle in the text view's own coordinates.
+    static func caretInView(_ textView: UnsafeMutablePointer<GtkWidget>) -> ReadRect? {
+        guard let buffer = gtk_text_view_get_buffer(cast(textView)) else { return nil }
+        var iter = GtkTextIter()
+        gtk_text_buffer_get_iter_at_mark(buffer, &iter, gtk_text_buffer_get_insert(buffer))
+        var strong = GdkRectangle()
+        gtk_text_view_get_cursor_locations(cast(textView), &iter, &strong, nil)
+        var x: Int32 = 0, y: Int32 = 0
+        gtk_text_view_buffer_to_window_coords(cast(textView), GTK_TEXT_WINDOW_WIDGET, strong.x, strong.y, &x, &y)
+        return ReadRect(x: Int(x), y: Int(y), width: Int(strong.width), height: Int(strong.height))
+    }
+}
+
+extension PixelRect {
+    init(_ rect: ReadRect) { self.init(x: rect.x, y: rect.y, width: rect.width, height: rect.height) }
+}

@@ -1,0 +1,341 @@
+import CGtk
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A rectangle read from GTK, an IM module's messages or the X server, in whole pixels.
+public struct ReadRect: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}
+
+// MARK: What the text view gives its input method
+
+/// The rectangles text views pass to their IM context (`gtk_im_context_set_cursor_location`).
+///
+/// GTK has no signal for it: the function is a virtual method of the context's class. The
+/// text view's context is a GtkIMMulticontext, so its class's method is wrapped once per
+/// process: the wrapper reports the call, then calls GTK's own, which forwards to the
+/// module (IBus, Fcitx5, Wayland) as before.
+public enum CursorLocations {
+    /// One observer per context (the text view's), called on the main thread.
+    private static var observers: [Int: (ReadRect) -> Void] = [:]
+
+    /// Calls `observer` with every rectangle given to `context` from now on, until
+    /// `stopObserving(context)`.
+    public static func observe(_ context: UnsafeMutablePointer<GtkIMContext>, _ observer: @escaping (ReadRect) -> Void) {
+        installWrapper()
+        observers[Int(bitPattern: UnsafeMutableRawPointer(context))] = observer
+    }
+
+    public static func stopObserving(_ context: UnsafeMutablePointer<GtkIMContext>) {
+        observers[Int(bitPattern: UnsafeMutableRawPointer(context))] = nil
+    }
+
+    fileprivate static func deliver(_ context: Int, _ rect: ReadRect) {
+        observers[context]?(rect)
+    }
+
+    private static func installWrapper() {
+        guard wrappedSetCursorLocation == nil else { return }
+        noteMainThread()
+        // The class stays referenced for the process: its method is replaced for good.
+        let klass = g_type_class_ref(gtk_im_multicontext_get_type())!.assumingMemoryBound(to: GtkIMContextClass.self)
+        wrappedSetCursorLocation = klass.pointee.set_cursor_location
+        klass.pointee.set_cursor_location = setCursorLocationWrapper
+    }
+}
+
+/// GTK's own `set_cursor_location` of GtkIMMulticontext, called after reporting.
+nonisolated(unsafe) private var wrappedSetCursorLocation:
+    (@convention(c) (UnsafeMutablePointer<GtkIMContext>?, UnsafeMutablePointer<GdkRectangle>?) -> Void)?
+
+private let setCursorLocationWrapper: @convention(c) (UnsafeMutablePointer<GtkIMContext>?, UnsafeMutablePointer<GdkRectangle>?) -> Void = {
+    context, area in
+    if let context, let area {
+        let rect = ReadRect(x: Int(area.pointee.x), y: Int(area.pointee.y), width: Int(area.pointee.width), height: Int(area.pointee.height))
+        let key = Int(bitPattern: UnsafeMutableRawPointer(context))
+        onMainActor { CursorLocations.deliver(key, rect) }
+    }
+    wrappedSetCursorLocation?(context, area)
+}
+
+// MARK: What the IM module sends
+
+/// A rectangle an IM module sent to its input method, and the call that carried it.
+public struct SentRect: Equatable, Sendable {
+    /// "ibus SetCursorLocation", "fcitx5 SetCursorRectV2", …
+    public var via: String
+    public var rect: ReadRect
+}
+
+/// Reads the cursor rectangles this process's IM module sends, from the D-Bus messages
+/// themselves: IBus's module talks to ibus-daemon over IBus's own bus (its connection is
+/// the process's one IBusBus, found in the already loaded libibus), Fcitx5's over the
+/// session bus on a private connection (read with a monitor connection, keeping this
+/// process's messages only). On the GDBus worker thread, a filter copies the four numbers;
+/// the main thread gets them.
+public enum InputMethodWire {
+    private static var handler: ((SentRect) -> Void)?
+    private static var ibusBus: UnsafeMutableRawPointer?
+    private static var fcitxMonitor: OpaquePointer?
+    private static var fcitxSenders: [String: Bool] = [:]
+
+    /// Sends each rectangle read from now on to `handler` (one for the process).
+    public static func onSent(_ handler: @escaping (SentRect) -> Void) {
+        noteMainThread()
+        self.handler = handler
+    }
+
+    /// Starts reading IBus's messages, once the IBus module is loaded (libibus is then in
+    /// the process). Returns whether it reads them.
+    @discardableResult
+    public static func watchIBus() -> Bool {
+        if ibusBus != nil { return true }
+        guard let library = dlopen("libibus-1.0.so.5", RTLD_NOW | RTLD_NOLOAD) else { return false }
+        defer { dlclose(library) }
+        guard let newSymbol = dlsym(library, "ibus_bus_new"), let connectionSymbol = dlsym(library, "ibus_bus_get_connection") else {
+            return false
+        }
+        typealias BusNew = @convention(c) () -> UnsafeMutableRawPointer?
+        typealias GetConnection = @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?
+        let getConnection = unsafeBitCast(connectionSymbol, to: GetConnection.self)
+        // IBusBus is one object per process: this is the module's, with one more reference.
+        guard let bus = unsafeBitCast(newSymbol, to: BusNew.self)() else { return false }
+        ibusBus = bus
+        let addFilter = { (connection: UnsafeMutableRawPointer?) in
+            guard let connection else { return }
+            let key = "ime-composer-placement-filter"
+            guard g_object_get_data(connection.assumingMemoryBound(to: GObject.self), key) == nil else { return }
+            g_object_set_data(connection.assumingMemoryBound(to: GObject.self), key, connection)
+            g_dbus_connection_add_filter(OpaquePointer(connection), ibusFilter, nil, nil)
+        }
+        addFilter(getConnection(bus))
+        // A new connection after ibus-daemon restarted.
+        onSignal(bus, "connected") { addFilter(getConnection(bus)) }
+        return true
+    }
+
+    /// Starts reading Fcitx5's messages on the session bus. Returns whether it reads them.
+    @discardableResult
+    public static func watchFcitx5() -> Bool {
+        if fcitxMonitor != nil { return true }
+        var error: UnsafeMutablePointer<GError>?
+        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            g_clear_error(&error)
+            return false
+        }
+        defer { g_free(address) }
+        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+            | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        guard let monitor = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
+            g_clear_error(&error)
+            return false
+        }
+        g_dbus_connection_add_filter(monitor, fcitxMonitorFilter, nil, nil)
+        let rules = ["SetCursorRect", "SetCursorRectV2"].map {
+            "type='method_call',interface='org.fcitx.Fcitx.InputContext1',member='\($0)'"
+        }
+        let strv = rules.map { g_variant_new_string($0) }
+        let array = strv.withUnsafeBufferPointer { g_variant_new_array(g_variant_type_checked_("s"), $0.baseAddress, gsize($0.count)) }
+        let arguments = [array, g_variant_new_uint32(0)].withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
+        let reply = g_dbus_connection_call_sync(monitor, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                "org.freedesktop.DBus.Monitoring", "BecomeMonitor", arguments,
+                                                nil, G_DBUS_CALL_FLAGS_NONE, 2_000, nil, &error)
+        guard let reply else {
+            g_clear_error(&error)
+            g_object_unref(monitor.rawPointer)
+            return false
+        }
+        g_variant_unref(reply)
+        fcitxMonitor = monitor
+        return true
+    }
+
+    fileprivate static func deliver(_ reading: WireReading) {
+        if let sender = reading.sender {
+            // Only this process's module: the session bus carries every app's.
+            if fcitxSenders[sender] == nil { fcitxSenders[sender] = isThisProcess(sender) }
+            guard fcitxSenders[sender] == true else { return }
+        }
+        handler?(SentRect(via: reading.via, rect: reading.rect))
+    }
+
+    private static func isThisProcess(_ sender: String) -> Bool {
+        var error: UnsafeMutablePointer<GError>?
+        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            g_clear_error(&error)
+            return false
+        }
+        defer { g_object_unref(bus.rawPointer) }
+        let arguments = [g_variant_new_string(sender)].withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
+        guard let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                                      "GetConnectionUnixProcessID", arguments, nil, G_DBUS_CALL_FLAGS_NONE,
+                                                      2_000, nil, &error) else {
+            g_clear_error(&error)
+            return false
+        }
+        defer { g_variant_unref(reply) }
+        let pid = g_variant_get_child_value(reply, 0)!
+        defer { g_variant_unref(pid) }
+        return g_variant_get_uint32(pid) == UInt32(getpid())
+    }
+}
+
+/// One reading, carried from the GDBus worker thread to the main thread.
+private final class WireReading: @unchecked Sendable {
+    let via: String
+    let rect: ReadRect
+    /// The message's sender, for readings off the session bus (other processes' too).
+    let sender: String?
+
+    init(via: String, rect: ReadRect, sender: String?) {
+        self.via = via
+        self.rect = rect
+        self.sender = sender
+    }
+
+    /// Hands the reading to the main loop.
+    func post() {
+        g_idle_add_full(G_PRIORITY_DEFAULT, { data in
+            let reading = Unmanaged<WireReading>.fromOpaque(data!).takeUnretainedValue()
+            onMainActor { InputMethodWire.deliver(reading) }
+            return 0
+        }, Unmanaged.passRetained(self).toOpaque(), { data in
+            Unmanaged<WireReading>.fromOpaque(data!).release()
+        })
+    }
+
+    /// The four integers of a `(iiii)` or `(iiiid)` body, nil for any other.
+    static func rect(of message: OpaquePointer) -> ReadRect? {
+        guard let body = g_dbus_message_get_body(message), g_variant_n_children(body) >= 4 else { return nil }
+        var values: [Int] = []
+        for index in 0..<4 {
+            let child = g_variant_get_child_value(body, gsize(index))!
+            defer { g_variant_unref(child) }
+            guard g_variant_is_of_type(child, g_variant_type_checked_("i")) != 0 else { return nil }
+            values.append(Int(g_variant_get_int32(child)))
+        }
+        return ReadRect(x: values[0], y: values[1], width: values[2], height: values[3])
+    }
+}
+
+/// IBus's bus connection: this process's outgoing cursor calls.
+private let ibusFilter: GDBusMessageFilterFunction = { _, message, incoming, _ in
+    guard let message, incoming == 0, g_dbus_message_get_message_type(message) == G_DBUS_MESSAGE_TYPE_METHOD_CALL,
+          let memberName = g_dbus_message_get_member(message) else { return message }
+    let member = String(cString: memberName)
+    if member == "SetCursorLocation" || member == "SetCursorLocationRelative", let rect = WireReading.rect(of: message) {
+        WireReading(via: "ibus " + member, rect: rect, sender: nil).post()
+    }
+    return message
+}
+
+/// The monitor connection: every app's Fcitx5 cursor calls (kept: this process's). Method
+/// calls seen as a monitor are dropped here (a monitor must never answer them); the reply
+/// to BecomeMonitor passes.
+private let fcitxMonitorFilter: GDBusMessageFilterFunction = { _, message, incoming, _ in
+    guard let message, incoming != 0 else { return message }
+    let type = g_dbus_message_get_message_type(message)
+    guard type == G_DBUS_MESSAGE_TYPE_METHOD_CALL || type == G_DBUS_MESSAGE_TYPE_SIGNAL else { return message }
+    if type == G_DBUS_MESSAGE_TYPE_METHOD_CALL, let memberName = g_dbus_message_get_member(message),
+       let senderName = g_dbus_message_get_sender(message), let rect = WireReading.rect(of: message) {
+        WireReading(via: "fcitx5 " + String(cString: memberName), rect: rect, sender: String(cString: senderName)).post()
+    }
+    g_object_unref(message.rawPointer)
+    return nil
+}
+
+// MARK: The screen (X11)
+
+/// Rectangles on an X11 screen, in device pixels of the root window.
+public enum X11Screen {
+    /// `rect`, in `widget`'s coordinates (logical pixels), on the root window; nil when the
+    /// display is not X11 or the widget is not shown.
+    public static func rootRect(of rect: ReadRect, in widget: some GPointer) -> ReadRect? {
+        let widgetPointer: UnsafeMutablePointer<GtkWidget> = cast(widget)
+        guard let native = gtk_widget_get_native(widgetPointer), let surface = gtk_native_get_surface(native),
+              isInstance(surface, of: gdk_x11_surface_get_type()) else { return nil }
+        var nx = 0.0, ny = 0.0
+        guard gtk_widget_translate_coordinates(widgetPointer, cast(native), Double(rect.x), Double(rect.y), &nx, &ny) != 0 else {
+            return nil
+        }
+        var sx = 0.0, sy = 0.0
+        gtk_native_get_surface_transform(native, &sx, &sy)
+        let scale = Int(gdk_surface_get_scale_factor(surface))
+        let display = gdk_x11_display_get_xdisplay(gdk_surface_get_display(surface))
+        var rootX: Int32 = 0, rootY: Int32 = 0
+        var child: Window = 0
+        XTranslateCoordinates(display, gdk_x11_surface_get_xid(surface), gdk_x11_display_get_xrootwindow(gdk_surface_get_display(surface)),
+                              Int32((nx + sx) * Double(scale)), Int32((ny + sy) * Double(scale)), &rootX, &rootY, &child)
+        return ReadRect(x: Int(rootX), y: Int(rootY), width: rect.width * scale, height: rect.height * scale)
+    }
+
+    /// The top-most shown override-redirect window whose WM_CLASS name is one of `names`
+    /// (an input method panel's candidate window: ibus-ui-gtk3's, fcitx5's "fcitx"), on
+    /// the root window; nil when none is shown or the display is not X11.
+    public static func shownPopup(named names: Set<String>, on displayObject: OpaquePointer) -> ReadRect? {
+        guard isInstance(displayObject, of: gdk_x11_display_get_type()) else { return nil }
+        let display = gdk_x11_display_get_xdisplay(displayObject)
+        let root = gdk_x11_display_get_xrootwindow(displayObject)
+        // Windows come and go between the query and the reads: their errors are ignored.
+        gdk_x11_display_error_trap_push(displayObject)
+        defer { gdk_x11_display_error_trap_pop_ignored(displayObject) }
+        var rootReturn: Window = 0, parent: Window = 0
+        var children: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        guard XQueryTree(display, root, &rootReturn, &parent, &children, &count) != 0, let children else { return nil }
+        defer { XFree(children) }
+        // Bottom to top: the last match is the top-most.
+        for index in stride(from: Int(count) - 1, through: 0, by: -1) {
+            let window = children[index]
+            var attributes = XWindowAttributes()
+            guard XGetWindowAttributes(display, window, &attributes) != 0, attributes.map_state == IsViewable,
+                  attributes.override_redirect != 0 else { continue }
+            var hint = XClassHint()
+            guard XGetClassHint(display, window, &hint) != 0 else { continue }
+            let name = hint.res_name.map { String(cString: $0) } ?? ""
+            if let resName = hint.res_name { XFree(resName) }
+            if let resClass = hint.res_class { XFree(resClass) }
+            guard names.contains(name) else { continue }
+            return ReadRect(x: Int(attributes.x), y: Int(attributes.y),
+                            width: Int(attributes.width + 2 * attributes.border_width),
+                            height: Int(attributes.height + 2 * attributes.border_width))
+        }
+        return nil
+    }
+
+    /// Calls `body` whenever a top-level window of any client is shown, hidden or moved
+    /// (SubstructureNotify on the root window, read from GDK's own event stream). Returns
+    /// the handler to disconnect from the display, 0 when the display is not X11.
+    @discardableResult
+    public static func watchTopLevels(on displayObject: OpaquePointer, _ body: @escaping () -> Void) -> gulong {
+        guard isInstance(displayObject, of: gdk_x11_display_get_type()) else { return 0 }
+        let display = gdk_x11_display_get_xdisplay(displayObject)
+        let root = gdk_x11_display_get_xrootwindow(displayObject)
+        var attributes = XWindowAttributes()
+        XGetWindowAttributes(display, root, &attributes)
+        XSelectInput(display, root, attributes.your_event_mask | SubstructureNotifyMask)
+        return onPointerBoolSignal(displayObject, "xevent") { event in
+            guard let event else { return false }
+            let xevent = event.assumingMemoryBound(to: XEvent.self)
+            switch xevent.pointee.type {
+            case MapNotify, UnmapNotify, ConfigureNotify:
+                // Reported for the root's children: `event` (xany's window) is the root.
+                if xevent.pointee.xany.window == root { body() }
+            default:
+                break
+            }
+            return false
+        }
+    }
+}
