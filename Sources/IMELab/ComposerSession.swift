@@ -193,11 +193,12 @@ public final class ComposerSession: @unchecked Sendable {
     ///   - arguments: extra `ime-composer` arguments (e.g. `["--text", "abc", "--caret", "1"]`).
     ///   - environment: extra environment for the app only.
     ///   - binary: the executable (default `ComposerBinary.path`).
+    ///   - ibusPanel: IBus's own panel runs (its candidate window on the display).
     ///   - beforeLaunch: runs once the session bus is up, before the app starts (a service
     ///     the app looks for at start-up, such as a session manager).
     public init(_ kind: InputMethodKind, arguments: [String] = [], environment: [String: String] = [:],
                 binary: String? = nil, name: String? = nil, timeout: Duration = .seconds(30),
-                beforeLaunch: ((TestSession) throws -> Void)? = nil) throws {
+                ibusPanel: Bool = false, beforeLaunch: ((TestSession) throws -> Void)? = nil) throws {
         try Prerequisites.require(kind)
         self.kind = kind
         let session = try TestSession(name: name ?? kind.slug, unprivileged: kind.runsUnprivileged)
@@ -210,7 +211,7 @@ public final class ComposerSession: @unchecked Sendable {
             dbus = try DBusSession.start(in: session)
             if kind.ibusEngine != nil {
                 try IBus.configureEngines(session)
-                ibus = try IBus.start(in: session)
+                ibus = try IBus.start(in: session, panel: ibusPanel)
             } else {
                 ibus = nil
             }

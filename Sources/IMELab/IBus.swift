@@ -22,13 +22,15 @@ public final class IBus: @unchecked Sendable {
     }
 
     /// Starts `ibus-daemon --panel=disable --xim -r --cache=refresh` (not daemonized: the
-    /// harness keeps the process) and waits until `ibus engine` can talk to it.
-    public static func start(in session: TestSession, timeout: Duration = .seconds(30)) throws -> IBus {
+    /// harness keeps the process) and waits until `ibus engine` can talk to it. With
+    /// `panel`, IBus's own panel (ibus-ui-gtk3) runs too: its candidate window shows on
+    /// the session's display (for reading where it goes).
+    public static func start(in session: TestSession, panel: Bool = false, timeout: Duration = .seconds(30)) throws -> IBus {
         guard session.display != nil else {
             throw session.failure("IBus.start: start Xvfb first (ibus-daemon --xim needs DISPLAY)")
         }
         let p = try session.launch("ibus-daemon", executable: "ibus-daemon",
-                                   arguments: ["--panel=disable", "--xim", "-r", "--cache=refresh"])
+                                   arguments: (panel ? [] : ["--panel=disable"]) + ["--xim", "-r", "--cache=refresh"])
         let ibus = IBus(session: session, process: p)
         // Graceful shutdown first (lets ibus stop its engines), then the process group.
         session.onStop { [weak ibus] in
