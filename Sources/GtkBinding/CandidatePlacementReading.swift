@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// A rectangle read from GTK, an IM module's messages or the X server, in whole pixels.
-public struct ReadRect: Equatable, Sendable {
+public nonisolated struct ReadRect: Equatable, Sendable {
     public var x: Int
     public var y: Int
     public var width: Int
@@ -45,6 +45,9 @@ public enum CursorLocations {
         observers[context]?(rect)
     }
 
+    /// Whether `context` is observed (a text view's, not another widget's).
+    fileprivate static func isObserved(_ context: Int) -> Bool { observers[context] != nil }
+
     private static func installWrapper() {
         guard wrappedSetCursorLocation == nil else { return }
         noteMainThread()
@@ -61,21 +64,56 @@ nonisolated(unsafe) private var wrappedSetCursorLocation:
 
 private let setCursorLocationWrapper: @convention(c) (UnsafeMutablePointer<GtkIMContext>?, UnsafeMutablePointer<GdkRectangle>?) -> Void = {
     context, area in
-    if let context, let area {
-        let rect = ReadRect(x: Int(area.pointee.x), y: Int(area.pointee.y), width: Int(area.pointee.width), height: Int(area.pointee.height))
-        let key = Int(bitPattern: UnsafeMutableRawPointer(context))
-        onMainActor { CursorLocations.deliver(key, rect) }
+    guard let context, let area else {
+        wrappedSetCursorLocation?(context, area)
+        return
     }
+    let rect = ReadRect(x: Int(area.pointee.x), y: Int(area.pointee.y), width: Int(area.pointee.width), height: Int(area.pointee.height))
+    let key = Int(bitPattern: UnsafeMutableRawPointer(context))
+    let ours = onMainActor { CursorLocations.isObserved(key) }
+    let serial = onMainActor { InputMethodWire.lastIBusSerial() }
+    // The module sends its message from inside this call, on this thread: what it sends is
+    // told apart from other widgets' by who called (`InputMethodWire.called`).
     wrappedSetCursorLocation?(context, area)
+    onMainActor {
+        InputMethodWire.called(ours: ours, ibusSerialBefore: serial)
+        if ours { CursorLocations.deliver(key, rect) }
+    }
 }
 
 // MARK: What the IM module sends
 
 /// A rectangle an IM module sent to its input method, and the call that carried it.
-public struct SentRect: Equatable, Sendable {
+public nonisolated struct SentRect: Equatable, Sendable {
     /// "ibus SetCursorLocation", "fcitx5 SetCursorRectV2", …
     public var via: String
     public var rect: ReadRect
+}
+
+extension InputMethodWire {
+    /// IBus's connection's last serial on this thread (0 when IBus is not read).
+    static func lastIBusSerial() -> UInt32 {
+        guard let ibusConnection else { return 0 }
+        return g_dbus_connection_get_last_serial(ibusConnection)
+    }
+
+    /// A widget's IM context was just given a rectangle (`ours`: the observed text view's):
+    /// IBus's message from that call has the serial after `ibusSerialBefore`; Fcitx5's
+    /// messages are told apart by their input context's object path, learned from a
+    /// message that followed a call of ours with no other widget's call since.
+    static func called(ours: Bool, ibusSerialBefore: UInt32) {
+        if ours {
+            let after = lastIBusSerial()
+            if after != ibusSerialBefore {
+                ourIBusSerials.append(after)
+                if ourIBusSerials.count > 64 { ourIBusSerials.removeFirst(ourIBusSerials.count - 64) }
+            }
+            othersSinceOurs = false
+            calledByUs = true
+        } else {
+            othersSinceOurs = true
+        }
+    }
 }
 
 /// Reads the cursor rectangles this process's IM module sends, from the D-Bus messages
@@ -87,6 +125,15 @@ public struct SentRect: Equatable, Sendable {
 public enum InputMethodWire {
     private static var handler: ((SentRect) -> Void)?
     private static var ibusBus: UnsafeMutableRawPointer?
+    /// The IBusBus's connection now (it changes when ibus-daemon restarts).
+    fileprivate static var ibusConnection: OpaquePointer?
+    /// Serials of the IBus messages the observed text view's calls sent, not yet read.
+    fileprivate static var ourIBusSerials: [UInt32] = []
+    /// Since the observed text view's last call, another widget's context was called.
+    fileprivate static var othersSinceOurs = true
+    fileprivate static var calledByUs = false
+    /// The observed text view's Fcitx5 input context (its D-Bus object path), once learned.
+    private static var ourFcitxPath: String?
     private static var fcitxMonitor: OpaquePointer?
     private static var fcitxSenders: [String: Bool] = [:]
 
@@ -114,6 +161,8 @@ public enum InputMethodWire {
         ibusBus = bus
         let addFilter = { (connection: UnsafeMutableRawPointer?) in
             guard let connection else { return }
+            ibusConnection = OpaquePointer(connection)
+            ourIBusSerials = []
             let key = "ime-composer-placement-filter"
             guard g_object_get_data(connection.assumingMemoryBound(to: GObject.self), key) == nil else { return }
             g_object_set_data(connection.assumingMemoryBound(to: GObject.self), key, connection)
@@ -166,6 +215,18 @@ public enum InputMethodWire {
             // Only this process's module: the session bus carries every app's.
             if fcitxSenders[sender] == nil { fcitxSenders[sender] = isThisProcess(sender) }
             guard fcitxSenders[sender] == true else { return }
+            // Only the text view's input context: learned once, from a message that can only
+            // be its call's (no other widget's context was called since).
+            if let ourFcitxPath {
+                guard reading.path == ourFcitxPath else { return }
+            } else {
+                guard calledByUs, !othersSinceOurs else { return }
+                ourFcitxPath = reading.path
+            }
+        } else {
+            // IBus: only the messages the text view's own calls sent.
+            guard let index = ourIBusSerials.firstIndex(of: reading.serial) else { return }
+            ourIBusSerials.remove(at: index)
         }
         handler?(SentRect(via: reading.via, rect: reading.rect))
     }
@@ -192,16 +253,21 @@ public enum InputMethodWire {
 }
 
 /// One reading, carried from the GDBus worker thread to the main thread.
-private final class WireReading: @unchecked Sendable {
+private nonisolated final class WireReading: @unchecked Sendable {
     let via: String
     let rect: ReadRect
     /// The message's sender, for readings off the session bus (other processes' too).
     let sender: String?
+    /// The input context's object path, and the message's serial on its connection.
+    let path: String
+    let serial: UInt32
 
-    init(via: String, rect: ReadRect, sender: String?) {
+    init(via: String, rect: ReadRect, sender: String?, message: OpaquePointer) {
         self.via = via
         self.rect = rect
         self.sender = sender
+        path = g_dbus_message_get_path(message).map { String(cString: $0) } ?? ""
+        serial = g_dbus_message_get_serial(message)
     }
 
     /// Hands the reading to the main loop.
@@ -235,7 +301,7 @@ private let ibusFilter: GDBusMessageFilterFunction = { _, message, incoming, _ i
           let memberName = g_dbus_message_get_member(message) else { return message }
     let member = String(cString: memberName)
     if member == "SetCursorLocation" || member == "SetCursorLocationRelative", let rect = WireReading.rect(of: message) {
-        WireReading(via: "ibus " + member, rect: rect, sender: nil).post()
+        WireReading(via: "ibus " + member, rect: rect, sender: nil, message: message).post()
     }
     return message
 }
@@ -249,7 +315,8 @@ private let fcitxMonitorFilter: GDBusMessageFilterFunction = { _, message, incom
     guard type == G_DBUS_MESSAGE_TYPE_METHOD_CALL || type == G_DBUS_MESSAGE_TYPE_SIGNAL else { return message }
     if type == G_DBUS_MESSAGE_TYPE_METHOD_CALL, let memberName = g_dbus_message_get_member(message),
        let senderName = g_dbus_message_get_sender(message), let rect = WireReading.rect(of: message) {
-        WireReading(via: "fcitx5 " + String(cString: memberName), rect: rect, sender: String(cString: senderName)).post()
+        WireReading(via: "fcitx5 " + String(cString: memberName), rect: rect, sender: String(cString: senderName),
+                    message: message).post()
     }
     g_object_unref(message.rawPointer)
     return nil

@@ -5,8 +5,10 @@ import GtkBinding
 /// Reads, while it is on, where the text view tells its input method the caret is, what
 /// the IM module sends, where the caret really is on the screen and where the input
 /// method's candidate window went, and reports each reading as a `CandidatePlacement`
-/// once the loop is idle after any of them changed. It decides nothing (the composer
-/// traces a reading that changed; the inspector's rules judge it).
+/// once they have been quiet for `quiet` milliseconds (the module's message and the panel's
+/// window come after the caret moved: a reading taken between them would pair one caret
+/// with another's rectangle). It decides nothing (the composer traces a reading that
+/// changed; the inspector's rules judge it).
 ///
 /// On while the inspector is shown and with `--trace-placement`; off, it reads nothing
 /// (the text view's calls still pass through the class wrapper, which then only looks up
@@ -23,7 +25,10 @@ final class CandidatePlacementWatcher {
     private let report: (CandidatePlacement) -> Void
     private var given: ReadRect?
     private var sent: SentRect?
-    private var pending = false
+    private var pending: UInt32?
+    /// The rectangle sent came after the text view's last new rectangle: it is that one's.
+    private var sentIsCurrent = false
+    static let quiet: UInt32 = 100
     private var screenWatch: gulong = 0
     /// The display `screenWatch` is connected on (the text view may be gone when it stops).
     private var watchedDisplay: OpaquePointer?
@@ -48,13 +53,19 @@ final class CandidatePlacementWatcher {
         isOn = on
         if on {
             CursorLocations.observe(context) { [weak self] rect in
-                self?.given = rect
-                self?.schedule()
+                guard let self else { return }
+                // Read the module's messages before its next one (its module is known by now).
+                watchWire()
+                if rect != given { sentIsCurrent = false }
+                given = rect
+                schedule()
             }
             InputMethodWire.onSent { [weak self] sent in
                 self?.sent = sent
+                self?.sentIsCurrent = true
                 self?.schedule()
             }
+            watchWire()
             let display = gtk_widget_get_display(textView)!
             screenWatch = X11Screen.watchTopLevels(on: display) { [weak self] in self?.schedule() }
             watchedDisplay = display
@@ -62,6 +73,8 @@ final class CandidatePlacementWatcher {
             // key or focus): a reading of what GTK gave, never a guess.
         } else {
             CursorLocations.stopObserving(context)
+            sources.remove(pending)
+            pending = nil
             if screenWatch != 0, let watchedDisplay { g_signal_handler_disconnect(watchedDisplay.rawPointer, screenWatch) }
             screenWatch = 0
             watchedDisplay = nil
@@ -77,20 +90,19 @@ final class CandidatePlacementWatcher {
         }
     }
 
-    /// One reading once the loop is idle, however many changes come before.
+    /// One reading once nothing changed for `quiet` ms, however many changes come before.
     private func schedule() {
-        guard isOn, !pending else { return }
-        pending = true
-        sources.idle { [weak self] in
+        guard isOn else { return }
+        sources.remove(pending)
+        pending = sources.timeout(milliseconds: Self.quiet) { [weak self] in
+            self?.pending = nil
             self?.read()
             return false
         }
     }
 
     private func read() {
-        pending = false
         guard isOn, let given else { return }
-        watchWire()
         let scale = Int(gtk_widget_get_scale_factor(textView))
         var windowHeight: Int?
         if let native = gtk_widget_get_native(textView), let surface = gtk_native_get_surface(native) {
@@ -98,8 +110,9 @@ final class CandidatePlacementWatcher {
         }
         let caret = Self.caretInView(textView).flatMap { X11Screen.rootRect(of: $0, in: textView) }
         let popup = X11Screen.shownPopup(named: Self.panelWindowNames, on: gtk_widget_get_display(textView))
+        let current = sentIsCurrent ? sent : nil
         let placement = CandidatePlacement(given: PixelRect(given), caret: caret.map(PixelRect.init),
-                                           sent: sent.map { PixelRect($0.rect) }, via: sent?.via,
+                                           sent: current.map { PixelRect($0.rect) }, via: current?.via,
                                            popup: popup.map(PixelRect.init), scale: scale, windowHeight: windowHeight)
         last = placement
         report(placement)
