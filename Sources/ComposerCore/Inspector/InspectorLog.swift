@@ -14,6 +14,17 @@ public final class InspectorLog {
     private var nextNumber = 1
     /// Every event since the session started, for "Save transcript…" (the trace as written).
     public private(set) var transcript: [(t: Int, event: TraceEvent)] = []
+    /// The guided checklist, judged from every row.
+    public private(set) var checklist = ChecklistJudge()
+    /// The row number each transcript line was shown as.
+    private var transcriptRowNumbers: [Int] = []
+
+    /// The transcript from its start through the row numbered `number`: a replayable
+    /// recording of the session up to there (the checklist's failed attempts).
+    public func transcript(throughRow number: Int) -> [(t: Int, event: TraceEvent)] {
+        let end = transcriptRowNumbers.firstIndex { $0 > number } ?? transcript.count
+        return Array(transcript.prefix(end))
+    }
     /// The session's settings (its `start` line).
     public private(set) var settings: TranscriptSettings?
     /// Key → answer → painted frame, for every key of the session (`AnswerTiming`).
@@ -45,7 +56,10 @@ public final class InspectorLog {
     /// which must begin with its `start` line to replay.
     @discardableResult
     public func append(_ event: TraceEvent, t: Int, inTranscript: Bool = true) -> InspectorRow? {
-        if inTranscript { transcript.append((t, event)) }
+        if inTranscript {
+            transcript.append((t, event))
+            transcriptRowNumbers.append(nextNumber)
+        }
         if case .start(_, _, let recorded) = event { settings = recorded }
         var surroundings = Self.surroundings(for: event, in: detector.context)
         if settings?.inputMethodFacing.surrounding == .off { surroundings?.refused = true }
@@ -70,6 +84,7 @@ public final class InspectorLog {
         var row = InspectorRow(number: nextNumber, t: t, event: event, kind: InspectorKind(event),
                                anomalies: anomalies, surroundings: surroundings)
         row.sinceKey = sinceKey
+        checklist.judge(row)
         nextNumber += 1
         storage.append(row)
         if count > capacity { start += 1 }
@@ -84,6 +99,7 @@ public final class InspectorLog {
     public func clear() {
         storage.removeAll()
         start = 0
+        checklist.reset()
     }
 
     /// Whether `row` passes the filter: one of `kinds` and, if `search` is not empty, its
