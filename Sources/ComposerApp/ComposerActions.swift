@@ -39,7 +39,8 @@ final class ComposerActions {
          toggles toggleButtons: [Toggle: UnsafeMutablePointer<GtkWidget>],
          perform: @escaping (ComposerCommand) -> Void, moveCaret: @escaping (CaretDirection, _ extend: Bool) -> Void,
          completion: @escaping (InputEvent) -> Void,
-         toggleRequested: @escaping (Toggle, Bool) -> Void, copyReport: @escaping () -> Void) {
+         toggleRequested: @escaping (Toggle, Bool) -> Void, copyReport: @escaping () -> Void,
+         checklist: @escaping () -> Void) {
         self.window = window
         let group = g_simple_action_group_new()!
         func add(_ name: String, _ activate: @escaping () -> Void) -> OpaquePointer {
@@ -66,6 +67,7 @@ final class ComposerActions {
             toggles[toggle] = action
         }
         _ = add(Self.copyReportAction, copyReport)
+        _ = add(Self.checklistAction, checklist)
         for (name, event) in Self.completionCommands {
             completionActions.append(add(name) { completion(event) })
         }
@@ -93,7 +95,8 @@ final class ComposerActions {
         let shortcuts = gtk_shortcut_controller_new()!
         gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE)
         let all = ComposerCommand.shortcuts.map { ($0.accelerator, Self.name($0.command)) } + caretShortcuts
-            + [("F12", "\(Self.group).\(Toggle.inspector.rawValue)"), ("<Control><Shift>c", "\(Self.group).\(Self.copyReportAction)")]
+            + [("F12", "\(Self.group).\(Toggle.inspector.rawValue)"), ("<Control><Shift>c", "\(Self.group).\(Self.copyReportAction)"),
+               ("F11", "\(Self.group).\(Self.checklistAction)")]
         for (accelerator, action) in all {
             gtk_shortcut_controller_add_shortcut(opaque(shortcuts), gtk_shortcut_new(
                 gtk_shortcut_trigger_parse_string(accelerator), gtk_named_action_new(action)))
@@ -105,6 +108,10 @@ final class ComposerActions {
 
     /// The inspector's "Copy as bug report" (Ctrl+Shift+C; nothing without an inspector log).
     static let copyReportAction = "inspector-copy-report"
+    /// The inspector's Checklist view, on or off (F11; it opens the inspector). Not a
+    /// Control+Shift shortcut: Fcitx5 takes a Shift press and release it saw nothing between
+    /// (the shortcut ate the letter) as its switch to the first input method.
+    static let checklistAction = "inspector-checklist"
 
     /// The completion list's commands, by action name.
     static let completionCommands: [(String, InputEvent)] = [

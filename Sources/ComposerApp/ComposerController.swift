@@ -99,7 +99,8 @@ public final class ComposerController {
                                      self?.composer.tracesFrames(on || options.tracesFrames)
                                      self?.placement?.turn(on: on || options.tracesPlacement)
                                  },
-                                 placementOverlay: { [weak self] on in self?.showPlacementOverlay(on) })
+                                 placementOverlay: { [weak self] on in self?.showPlacementOverlay(on) },
+                                 labDirectory: options.dataDirectory.isEmpty ? nil : options.dataDirectory + "/lab/engines")
         scheduler.settleBeforeEachFrame(of: ui.window)
 
         ui.buffer.replaceAll(with: options.initialText)
@@ -135,6 +136,8 @@ public final class ComposerController {
             self?.toggleRequested(toggle, on)
         } copyReport: { [weak self] in
             self?.copyBugReport()
+        } checklist: { [weak self] in
+            self?.toggleChecklist()
         }
         ui.completionList.onActivate = { [weak self] index in self?.acceptCompletion(index) }
         if let profile { keep(profile) }

@@ -76,6 +76,49 @@ extension GtkWindowSuites {
             #expect(composer.trace.emitted.filter { $0.name == "placement" }.count == count, "closed, nothing is read")
         }
 
+        /// F11 opens the inspector on its Checklist: every item not yet tried, with
+        /// what to type (generic words: GTK's simple input method is no lab engine); each
+        /// passes as it is done; Ctrl+Shift+C then copies the checklist's report.
+        @Test func theChecklistIsJudgedAsTheTesterTypes() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.setKeyboardLayout(["-layout", "us", "-variant", "intl"], deadAcute: true)
+            defer { GtkFixture.restoreKeyboardLayout() }
+            try await GtkFixture.xdotool(["key", "F11"])
+            try await GtkFixture.wait("the inspector on its checklist") {
+                composer.inspectorShown && composer.inspectorChecklistText.contains("Compose and commit")
+            }
+            #expect(composer.inspectorChecklistText.contains("○ Compose and commit: not yet tried — Type k a n a"),
+                    "\(composer.inspectorChecklistText)")
+            #expect(composer.inspectorChecklistText.contains("What to type: generic words"))
+            try await GtkFixture.xdotool(["key", "dead_acute", "e"])
+            try await GtkFixture.settled(composer, "é") { composer.model.text == "é" }
+            try await GtkFixture.wait("compose and commit passed") {
+                composer.inspectorChecklistText.contains("✔ Compose and commit: passed: “é” was committed from its composition")
+            }
+            try await GtkFixture.xdotool(["key", "dead_acute"])
+            try await GtkFixture.settled(composer, "composing") { composer.model.isComposing }
+            try await GtkFixture.xdotool(["key", "BackSpace"])
+            try await GtkFixture.settled(composer, "the dead key erased") { !composer.model.isComposing }
+            #expect(composer.model.text == "é", "BackSpace in the composition left the committed text")
+            try await GtkFixture.wait("BackSpace in a composition passed") {
+                composer.inspectorChecklistText.contains("✔ BackSpace in a composition: passed")
+            }
+            #expect(composer.checklistJudge?.result(.candidateWindowAtCaret).verdict == .notTried)
+            try await GtkFixture.xdotool(["key", "ctrl+shift+c"])
+            var report = ""
+            try await GtkFixture.wait("the checklist's report on the clipboard") {
+                report = composer.clipboardTextForTests ?? ""
+                return report.hasPrefix("## Input method checklist")
+            }
+            #expect(report.contains("### Items: 2 passed, 0 failed, 9 not tried"), "\(report)")
+            #expect(report.contains("- IM module: gtk-im-context-simple"), "\(report)")
+            // F11 again: back to the row detail, and Ctrl+Shift+C to the bug report.
+            try await GtkFixture.xdotool(["key", "F11"])
+            try await GtkFixture.wait("the checklist closed") { composer.inspectorShown && !composer.inspectorChecklistShown }
+            #expect(composer.inspectorCopyBugReport()?.hasPrefix("## Input method session") == true)
+        }
+
         @Test func f12OpensTheInspectorWithARowPerEventAndF12ClosesIt() async throws {
             let (composer, _) = try await GtkFixture.composer()
             defer { GtkFixture.close(composer) }

@@ -113,3 +113,56 @@ struct InspectorFcitxEndToEndTests {
         try Transcripts.replayAndKeep(cs.traceURL, as: "fcitx5-anthy-stuck-cursor", in: cs.session)
     }
 }
+
+/// The guided checklist in the real app with fcitx5-hangul, driven as a tester would:
+/// F11 opens it, the lab's words for hangul say what to type, the items pass as
+/// they are done, and Ctrl+Shift+C copies the report, read back from the clipboard from
+/// outside the app.
+@Suite(.serialized)
+struct ChecklistEndToEndTests {
+    static let engines = ComposerBinary.packageRoot.appendingPathComponent("Tests/EndToEndTests/Engines")
+
+    /// Presses `key` and waits for the line it leads to.
+    static func press(_ key: String, _ cs: ComposerSession, until description: String, _ predicate: (JSONValue) -> Bool) throws {
+        let from = cs.trace.entries.count
+        try cs.xdotool.key([key])
+        try cs.trace.waitFor(description, from: from, where: predicate)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func theChecklistThroughFcitx5HangulIsJudgedAndCopiedForABugTracker() throws {
+        let cs = try ComposerSession(.fcitxHangul, name: "e2e-checklist-fcitx5-hangul")
+        defer { cs.stop() }
+        try cs.xdotool.key(["F11"])
+        // g k s: 한; Space commits it (and types a space).
+        for key in ["g", "k"] { try Self.press(key, cs, until: "the jamo of \(key)") { $0["ev"]?.stringValue == "preedit" } }
+        try Self.press("s", cs, until: "한") { $0["ev"]?.stringValue == "preedit" && $0["text"]?.stringValue == "한" }
+        try Self.press("space", cs, until: "한 committed") { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "한 " }
+        // g k s again, Return confirms 한, Return again sends.
+        for key in ["g", "k"] { try Self.press(key, cs, until: "the jamo of \(key)") { $0["ev"]?.stringValue == "preedit" } }
+        try Self.press("s", cs, until: "한 again") { $0["ev"]?.stringValue == "preedit" && $0["text"]?.stringValue == "한" }
+        try Self.press("Return", cs, until: "한 confirmed") { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "한 한" }
+        try Self.press("Return", cs, until: "the send") { $0["ev"]?.stringValue == "send" }
+        try cs.xdotool.key(["ctrl+shift+c"])
+        let report = try Wait.until("the checklist's report on the clipboard", timeout: .seconds(20)) { () -> String? in
+            let read = try cs.session.run("/usr/bin/python3", [Self.engines.appendingPathComponent("read_clipboard.py").path])
+            return read.succeeded && read.stdout.hasPrefix("## Input method checklist") ? read.stdout : nil
+        }
+        #expect(report.contains("- what to type: the lab's fcitx5-hangul data"), "\(report)")
+        #expect(report.contains("- ✔ **Compose and commit**: passed: “한"), "\(report)")
+        #expect(report.contains("- ✔ **Enter confirms, then sends**: passed: Return confirmed “한”; the next Return sent “한 한”"), "\(report)")
+        #expect(report.contains("- ○ **Undo after a commit**: not yet tried — Type g k s (it shows “한”), space to commit it, then Ctrl+Z"),
+                "\(report)")
+        #expect(report.contains("Fcitx5 input method: hangul"), "\(report)")
+        // The rectangles read are the text view's own, not the inspector's widgets' (their
+        // IM contexts send theirs too): Fcitx5 sends the caret, on the input's line.
+        try cs.trace.waitFor("a placement with what Fcitx5's module sent") { $0["ev"]?.stringValue == "placement" && $0["sent"] != nil }
+        let placements = try cs.trace.events(named: "placement").map { line -> CandidatePlacement in
+            guard case .placement(let placement) = try TraceEvent.decode(line).event else { throw HarnessError("\(line)") }
+            return placement
+        }
+        #expect(placements.allSatisfy { $0.sent == nil || $0.sent?.y == $0.caret?.y }, "\(placements)")
+        #expect(try cs.terminateApp() == 0)
+        #expect(try cs.trace.schemaViolations() == [])
+    }
+}

@@ -26,13 +26,17 @@ final class IMEInspector {
     private let tracesFrames: (Bool) -> Void
     /// Draws the caret's placement over the input (or stops).
     private let placementOverlay: (Bool) -> Void
+    /// The lab's engine files (`data/lab/engines`): what the checklist says to type.
+    private let labDirectory: String?
+    private var wordsCache: [String: ChecklistWords] = [:]
 
     /// - Parameters:
     ///   - start: the trace's first line, when the session is traced from its start.
     ///   - requestTracing: asks the composer for the trace (opened without `--trace`).
     init(ui: ComposerView, sources: SourceGroup, start: TraceEvent?, elapsedMilliseconds: @escaping () -> Int,
          requestTracing: @escaping () -> Void, tracesFrames: @escaping (Bool) -> Void,
-         placementOverlay: @escaping (Bool) -> Void) {
+         placementOverlay: @escaping (Bool) -> Void, labDirectory: String? = nil) {
+        self.labDirectory = labDirectory
         self.tracesFrames = tracesFrames
         self.placementOverlay = placementOverlay
         self.ui = ui
@@ -84,13 +88,19 @@ final class IMEInspector {
             }
             let pane = InspectorPane(log: log, save: { [weak self] in self?.saveTranscript() },
                                      copyReport: { [weak self] in self?.copyBugReport() },
-                                     placementOverlay: placementOverlay)
+                                     placementOverlay: placementOverlay,
+                                     checklist: ChecklistActions(
+                                        words: { [weak self] in self?.checklistWords ?? .generic },
+                                        copy: { [weak self] in self?.copyChecklistReport() },
+                                        save: { [weak self] in self?.saveChecklistReport() }))
             gtk_box_append(cast(ui.inspectorSlot), pane.container)
             self.pane = pane
             environment = InspectorEnvironment(textView: ui.textView, sources: sources) { [weak self] lines in
                 guard let self else { return }
                 self.pane?.setEnvironment(lines)
                 self.log?.engine = environment?.engineName
+                // What to type follows the engine in use.
+                if self.pane?.checklistShown == true { self.pane?.refreshChecklist() }
             }
         }
         let composerWidth = gtk_widget_get_width(ui.panel)
@@ -123,8 +133,87 @@ final class IMEInspector {
         gtk_native_dialog_show(cast(chooser))
     }
 
-    /// "Copy as bug report": Markdown on the clipboard.
+    /// What the checklist says to type: the lab's data for the engine in use, else generic words.
+    var checklistWords: ChecklistWords {
+        guard let slug = ChecklistWords.slug(forEngine: environment?.engineName ?? ""), let labDirectory else { return .generic }
+        if let cached = wordsCache[slug] { return cached }
+        let file = labDirectory + "/" + slug + ".json"
+        let words = (try? String(contentsOfFile: file, encoding: .utf8)).flatMap { ChecklistWords(engineFile: $0, slug: slug) } ?? .generic
+        wordsCache[slug] = words
+        return words
+    }
+
+    /// The checklist's Markdown (`transcripts`: each failed item's transcript file name).
+    func checklistReport(transcripts: [ChecklistItem: String] = [:]) -> String? {
+        guard let log else { return nil }
+        return ChecklistReport.markdown(environment: environment?.facts ?? [], words: checklistWords,
+                                        limit: log.checklist.sessionLimit, judge: log.checklist, rows: log.rows,
+                                        transcripts: transcripts)
+    }
+
+    /// "Copy report": the checklist's Markdown on the clipboard.
+    func copyChecklistReport() {
+        guard let report = checklistReport() else { return }
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(ui.window), report)
+    }
+
+    /// "Save report…": the checklist's Markdown, and beside it a replayable transcript for
+    /// each failed item (the session up to its failed attempt), readable by the owner only.
+    func saveChecklistReport() {
+        let chooser = gtk_file_chooser_native_new("Save report", cast(ui.window), GTK_FILE_CHOOSER_ACTION_SAVE, "Save", "Cancel")!
+        gtk_file_chooser_set_current_name(opaque(chooser), "ime-checklist.md")
+        onIntSignal(chooser, "response") { [weak self] response in
+            defer { g_object_unref(chooser.rawPointer) }
+            guard let self, response == Int(GTK_RESPONSE_ACCEPT.rawValue),
+                  let file = gtk_file_chooser_get_file(opaque(chooser)) else { return }
+            let path = string(takingOwnership: g_file_get_path(file))
+            g_object_unref(UnsafeMutableRawPointer(file))
+            do {
+                try writeChecklistReport(to: path)
+            } catch {
+                ui.limitIndicators.showLimitHint(String(format: tr("The report was not saved: %@"), error.localizedDescription))
+            }
+        }
+        gtk_native_dialog_show(cast(chooser))
+    }
+
+    /// Writes the report to `path` and each failed item's transcript beside it
+    /// (`NAME-ITEM.jsonl`); returns the transcripts' paths.
+    @discardableResult
+    func writeChecklistReport(to path: String) throws -> [String] {
+        guard let log else { return [] }
+        let base = path.hasSuffix(".md") ? String(path.dropLast(3)) : path
+        var transcripts: [ChecklistItem: String] = [:]
+        var written: [String] = []
+        for item in ChecklistItem.allCases {
+            let result = log.checklist.result(item)
+            guard case .failed = result.verdict, let rows = result.rows else { continue }
+            let file = "\(base)-\(item.rawValue).jsonl"
+            try ComposerController.writeTranscript(log.transcript(throughRow: rows.upperBound), to: file)
+            transcripts[item] = URL(fileURLWithPath: file).lastPathComponent
+            written.append(file)
+        }
+        let report = checklistReport(transcripts: transcripts) ?? ""
+        guard FileManager.default.createFile(atPath: path, contents: Data(report.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+        return written
+    }
+
+    /// Opens the inspector on its Checklist view, or closes the view (F11).
+    func toggleChecklist() -> Bool {
+        guard let pane, isShown else { return false }
+        pane.showChecklist(!pane.checklistShown)
+        return true
+    }
+
+    /// "Copy as bug report": Markdown on the clipboard; the checklist's report while the
+    /// Checklist view is shown.
     func copyBugReport() {
+        if pane?.checklistShown == true {
+            copyChecklistReport()
+            return
+        }
         guard let report = bugReport else { return }
         gdk_clipboard_set_text(gtk_widget_get_clipboard(ui.window), report)
     }
@@ -149,6 +238,13 @@ extension ComposerController {
     func showInspector(_ shown: Bool) {
         guard !destroyed else { return }
         inspector.show(shown)
+    }
+
+    /// F11: the Checklist view on (the inspector opens) or off.
+    func toggleChecklist() {
+        guard !destroyed else { return }
+        if !inspector.isShown { toggleRequested(.inspector, true) }
+        _ = inspector.toggleChecklist()
     }
 
     /// The inspector's "Placement" toggle: the overlay over the input, redrawn at each reading.
@@ -182,6 +278,25 @@ extension ComposerController {
 // MARK: The inspector through its own widgets (tests drive it the way a click would)
 
 extension ComposerController {
+    /// Turns the Checklist view on or off (its toggle).
+    public func inspectorShowChecklist(_ shown: Bool) { inspector.pane?.showChecklist(shown) }
+    /// The Checklist view's text, one line per item.
+    public var inspectorChecklistText: String { inspector.pane?.checklistText ?? "" }
+    /// Whether the Checklist view is shown.
+    public var inspectorChecklistShown: Bool { inspector.pane?.checklistShown ?? false }
+    /// The clipboard's text (tests).
+    public var clipboardTextForTests: String? { clipboardText() }
+    /// The checklist's verdicts.
+    public var checklistJudge: ChecklistJudge? { inspector.log?.checklist }
+    /// "Copy report" now; returns what the clipboard holds.
+    public func inspectorCopyChecklistReport() -> String? {
+        inspector.copyChecklistReport()
+        return clipboardText()
+    }
+    /// What "Save report…" writes, to `path` without the dialog; the transcripts' paths.
+    @discardableResult
+    public func inspectorSaveChecklistReport(to path: String) throws -> [String] { try inspector.writeChecklistReport(to: path) }
+
     /// Turns the placement overlay on or off (its toggle).
     public func inspectorShowPlacement(_ shown: Bool) { inspector.pane?.showPlacementOverlay(shown) }
     /// What the placement overlay draws now ("given", "sent", "popup"), in its coordinates.
@@ -240,6 +355,11 @@ extension ComposerController {
     /// "Copy as bug report" now; returns what the clipboard holds.
     public func inspectorCopyBugReport() -> String? {
         copyBugReport()
+        return clipboardText()
+    }
+
+    /// The clipboard's text, read back through GTK.
+    func clipboardText() -> String? {
         guard let provider = gdk_clipboard_get_content(gtk_widget_get_clipboard(ui.window)) else { return nil }
         var value = GValue()
         g_value_init(&value, GType(16 << 2))  // G_TYPE_STRING

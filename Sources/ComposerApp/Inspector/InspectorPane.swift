@@ -2,6 +2,13 @@ import CGtk
 import ComposerCore
 import GtkBinding
 
+/// What the Checklist view needs from the inspector: what to type, Copy report, Save report….
+struct ChecklistActions {
+    let words: () -> ChecklistWords
+    let copy: () -> Void
+    let save: () -> Void
+}
+
 /// The IME inspector (F12): a live log of every input event and decision, one row each,
 /// coloured by kind and flagged when an anomaly rule matches; a detail view of the selected
 /// row; the environment; pause, clear, filters, search, "Save transcript…" and "Copy as bug
@@ -46,8 +53,17 @@ final class InspectorPane {
         gtk_toggle_button_set_active(cast(placementButton), shown ? 1 : 0)
     }
 
+    /// The Checklist view (in the detail's place while its toggle is on).
+    let checklistButton: UnsafeMutablePointer<GtkWidget>
+    private let checklistLabel: UnsafeMutablePointer<GtkWidget>
+    private var checklistView: UnsafeMutablePointer<GtkWidget>!
+    private let checklistActions: ChecklistActions
+    private(set) var checklistShown = false
+    private var checklistRefreshPending = false
+
     init(log: InspectorLog, save: @escaping () -> Void, copyReport: @escaping () -> Void,
-         placementOverlay: @escaping (Bool) -> Void) {
+         placementOverlay: @escaping (Bool) -> Void, checklist: ChecklistActions) {
+        checklistActions = checklist
         self.log = log
         container = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
         gtk_widget_add_css_class(container, "inspector")
@@ -82,6 +98,7 @@ final class InspectorPane {
             placementOverlay(gtk_toggle_button_get_active(cast(placementButton)) != 0)
         }
         timingLabel = gtk_label_new(nil)
+        checklistLabel = gtk_label_new(nil)
         let kindBar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 2)!
         gtk_widget_add_css_class(kindBar, "linked")
         for kind in InspectorKind.allCases {
@@ -94,10 +111,13 @@ final class InspectorPane {
             kindButtons[kind] = button
         }
 
+        checklistButton = Accessibility.toggleButton(label: "Checklist")
+        gtk_widget_set_tooltip_text(checklistButton, tr("What to try by hand, judged as you type (F11)"))
+        cgtk_accessible_set_label(checklistButton, tr("Show the checklist"))
         let kindRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
         let spacer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
         gtk_widget_set_hexpand(spacer, 1)
-        for widget in [kindBar, spacer, placementButton] { gtk_box_append(cast(kindRow), widget) }
+        for widget in [kindBar, spacer, placementButton, checklistButton] { gtk_box_append(cast(kindRow), widget) }
 
         items = gtk_string_list_new(nil)
         selection = gtk_single_selection_new(nil)
@@ -149,16 +169,46 @@ final class InspectorPane {
         Accessibility.nameScrollBars(of: timingScroller, tr("Timing"))
         self.timingScroller = timingScroller
 
+        gtk_label_set_xalign(opaque(checklistLabel), 0)
+        gtk_label_set_yalign(opaque(checklistLabel), 0)
+        gtk_label_set_wrap(opaque(checklistLabel), 1)
+        gtk_label_set_selectable(opaque(checklistLabel), 1)
+        cgtk_accessible_set_label(checklistLabel, tr("Checklist"))
+        let checklistScroller = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_child(opaque(checklistScroller), checklistLabel)
+        gtk_widget_set_size_request(checklistScroller, -1, 200)
+        gtk_widget_set_vexpand(checklistScroller, 1)
+        Accessibility.nameScrollBars(of: checklistScroller, tr("Checklist"))
+        let copyChecklist = gtk_button_new_with_label(tr("Copy report"))!
+        let saveChecklist = gtk_button_new_with_label(tr("Save report…"))!
+        let checklistTools = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
+        for widget in [copyChecklist, saveChecklist] { gtk_box_append(cast(checklistTools), widget) }
+        let checklistView = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
+        for widget in [checklistScroller, checklistTools] { gtk_box_append(cast(checklistView), widget) }
+        gtk_widget_set_visible(checklistView, 0)
+        self.checklistView = checklistView
+        onSignal(copyChecklist, "clicked", checklist.copy)
+        onSignal(saveChecklist, "clicked", checklist.save)
+
         for widget in [header, tools, kindRow, scroller, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!, detailScroller,
-                       timingScroller] {
+                       timingScroller, checklistView] {
             gtk_box_append(cast(container), widget)
         }
         onSignal(timingButton, "toggled") { [weak self] in
             guard let self else { return }
             timingShown = gtk_toggle_button_get_active(cast(timingButton)) != 0
+            if timingShown { gtk_toggle_button_set_active(cast(checklistButton), 0) }
             gtk_widget_set_visible(timingScroller, timingShown ? 1 : 0)
-            gtk_widget_set_visible(detailScroller, timingShown ? 0 : 1)
+            gtk_widget_set_visible(detailScroller, timingShown || checklistShown ? 0 : 1)
             if timingShown { showTiming() }
+        }
+        onSignal(checklistButton, "toggled") { [weak self] in
+            guard let self else { return }
+            checklistShown = gtk_toggle_button_get_active(cast(checklistButton)) != 0
+            if checklistShown { gtk_toggle_button_set_active(cast(timingButton), 0) }
+            gtk_widget_set_visible(checklistView, checklistShown ? 1 : 0)
+            gtk_widget_set_visible(detailScroller, timingShown || checklistShown ? 0 : 1)
+            if checklistShown { refreshChecklist() }
         }
         // An outlier's link ("row:N") selects its row and shows its detail.
         onStringBoolSignal(timingLabel, "activate-link") { [weak self] uri in
@@ -228,6 +278,16 @@ final class InspectorPane {
                 gtk_string_list_splice(items, guint(index), 1, &names)
             }
         }
+        if checklistShown, !checklistRefreshPending {
+            checklistRefreshPending = true
+            g_idle_add_once({ data in
+                MainActor.assumeIsolated {
+                    let pane = Unmanaged<InspectorPane>.fromOpaque(data!).takeRetainedValue()
+                    pane.checklistRefreshPending = false
+                    if pane.checklistShown, gtk_widget_get_root(pane.listView) != nil { pane.refreshChecklist() }
+                }
+            }, Unmanaged.passRetained(self).toOpaque())
+        }
         if timingShown, !timingRefreshPending {
             // Once per burst of rows: the report sorts every key's times.
             timingRefreshPending = true
@@ -261,6 +321,7 @@ final class InspectorPane {
     func clear() {
         log.clear()
         reload()
+        if checklistShown { refreshChecklist() }
     }
 
     /// The list again from the log (after Clear).
@@ -307,6 +368,34 @@ final class InspectorPane {
     }
 
     var timingLabelForTests: UnsafeMutablePointer<GtkWidget> { timingLabel }
+    /// The Checklist view on or off (its toggle).
+    func showChecklist(_ shown: Bool) {
+        gtk_toggle_button_set_active(cast(checklistButton), shown ? 1 : 0)
+    }
+
+    /// Each item: its mark, its name, and its reason or what to do.
+    func refreshChecklist() {
+        let words = checklistActions.words()
+        let limit = log.checklist.sessionLimit
+        func escaped(_ text: String) -> String { string(takingOwnership: g_markup_escape_text(text, -1)) }
+        var lines = ["<small>" + escaped("What to type: \(words.source). Ctrl+Shift+C copies this report.") + "</small>"]
+        for item in ChecklistItem.allCases {
+            let verdict = log.checklist.result(item).verdict
+            let colour: String
+            switch verdict {
+            case .passed: colour = "#26a269"
+            case .failed: colour = "#c01c28"
+            case .notTried: colour = "#77767b"
+            }
+            lines.append("<span foreground=\"\(colour)\">\(verdict.symbol)</span> <b>\(escaped(item.title))</b>: "
+                + escaped(ChecklistReport.line(item, verdict, words, limit)))
+        }
+        gtk_label_set_markup(opaque(checklistLabel), lines.joined(separator: "\n"))
+    }
+
+    /// The Checklist view's text (tests).
+    var checklistText: String { string(fromBorrowed: gtk_label_get_text(opaque(checklistLabel))) }
+
     /// The Timing view's text (tests).
     var timingText: String { string(fromBorrowed: gtk_label_get_text(opaque(timingLabel))) }
 
