@@ -74,7 +74,10 @@ struct InputMethodFacingEndToEndTests {
         #expect(on.text == "tiếng việt ", "\(on.answers)")
         #expect(off.text == "tiếng việt ", "\(off.answers)")
         // Answered: the consonant commits alone, the word composes from the vowel.
-        #expect(on.answers.prefix(3).contains("commit:t"), "\(on.answers)")
+        // (Before the vowel's key: how often the engine reads the text around the caret in
+        // between varies with the machine's load, run 22.)
+        let beforeVowel = on.answers.prefix { $0 != "key:i" }
+        #expect(beforeVowel.contains("commit:t"), "\(on.answers)")
         #expect(on.answers.contains("preedit:iếng") && !on.answers.contains("preedit:tiếng"), "\(on.answers)")
         #expect(on.answers.contains("surrounding:retrieve"), "vi-telex asks for the text around the caret: \(on.answers)")
         // Told none: the whole word stays in the preedit and commits at once.
