@@ -88,6 +88,9 @@ public nonisolated struct SentRect: Equatable, Sendable {
     /// "ibus SetCursorLocation", "fcitx5 SetCursorRectV2", …
     public var via: String
     public var rect: ReadRect
+    /// IBus: whether the message came from the text view's latest call (an older call's
+    /// message can arrive after a newer call); nil where that is not known (Fcitx5).
+    public var fromLatestCall: Bool?
 }
 
 extension InputMethodWire {
@@ -226,9 +229,12 @@ public enum InputMethodWire {
         } else {
             // IBus: only the messages the text view's own calls sent.
             guard let index = ourIBusSerials.firstIndex(of: reading.serial) else { return }
+            let latest = index == ourIBusSerials.count - 1
             ourIBusSerials.remove(at: index)
+            handler?(SentRect(via: reading.via, rect: reading.rect, fromLatestCall: latest))
+            return
         }
-        handler?(SentRect(via: reading.via, rect: reading.rect))
+        handler?(SentRect(via: reading.via, rect: reading.rect, fromLatestCall: nil))
     }
 
     private static func isThisProcess(_ sender: String) -> Bool {

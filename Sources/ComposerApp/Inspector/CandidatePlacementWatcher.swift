@@ -24,6 +24,9 @@ final class CandidatePlacementWatcher {
     private let moduleID: () -> String?
     private let report: (CandidatePlacement) -> Void
     private var given: ReadRect?
+    /// The last few rectangles given, newest last: a rectangle sent is paired with the call
+    /// it answers (on the screen, each is what a module should send for it).
+    private var recentGiven: [ReadRect] = []
     private var sent: SentRect?
     private var pending: UInt32?
     /// The rectangle sent came after the text view's last new rectangle: it is that one's.
@@ -56,14 +59,23 @@ final class CandidatePlacementWatcher {
                 guard let self else { return }
                 // Read the module's messages before its next one (its module is known by now).
                 watchWire()
-                if rect != given { sentIsCurrent = false }
+                if rect != given {
+                    sentIsCurrent = false
+                    recentGiven.append(rect)
+                    if recentGiven.count > 8 { recentGiven.removeFirst() }
+                }
                 given = rect
                 schedule()
             }
             InputMethodWire.onSent { [weak self] sent in
-                self?.sent = sent
-                self?.sentIsCurrent = true
-                self?.schedule()
+                guard let self else { return }
+                // An older call's rectangle, arriving after a newer call: not this caret's.
+                if sent.fromLatestCall == false { return }
+                let expected = recentGiven.map { X11Screen.rootRect(of: $0, in: textView) }
+                if let newest = expected.last, sent.rect != newest, expected.dropLast().contains(sent.rect) { return }
+                self.sent = sent
+                sentIsCurrent = true
+                schedule()
             }
             watchWire()
             let display = gtk_widget_get_display(textView)!
@@ -108,7 +120,9 @@ final class CandidatePlacementWatcher {
         if let native = gtk_widget_get_native(textView), let surface = gtk_native_get_surface(native) {
             windowHeight = Int(gdk_surface_get_height(surface)) * scale
         }
-        let caret = Self.caretInView(textView).flatMap { X11Screen.rootRect(of: $0, in: textView) }
+        // The given rectangle on the screen: what the module should have sent for it (the
+        // caret computed from the text view now could already be the next one's).
+        let caret = X11Screen.rootRect(of: given, in: textView)
         let popup = X11Screen.shownPopup(named: Self.panelWindowNames, on: gtk_widget_get_display(textView))
         let current = sentIsCurrent ? sent : nil
         let placement = CandidatePlacement(given: PixelRect(given), caret: caret.map(PixelRect.init),
@@ -117,18 +131,6 @@ final class CandidatePlacementWatcher {
         last = placement
         report(placement)
         onReading?(placement)
-    }
-
-    /// The insertion cursor's strong rectangle in the text view's own coordinates.
-    static func caretInView(_ textView: UnsafeMutablePointer<GtkWidget>) -> ReadRect? {
-        guard let buffer = gtk_text_view_get_buffer(cast(textView)) else { return nil }
-        var iter = GtkTextIter()
-        gtk_text_buffer_get_iter_at_mark(buffer, &iter, gtk_text_buffer_get_insert(buffer))
-        var strong = GdkRectangle()
-        gtk_text_view_get_cursor_locations(cast(textView), &iter, &strong, nil)
-        var x: Int32 = 0, y: Int32 = 0
-        gtk_text_view_buffer_to_window_coords(cast(textView), GTK_TEXT_WINDOW_WIDGET, strong.x, strong.y, &x, &y)
-        return ReadRect(x: Int(x), y: Int(y), width: Int(strong.width), height: Int(strong.height))
     }
 }
 

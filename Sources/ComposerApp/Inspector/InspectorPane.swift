@@ -87,7 +87,9 @@ final class InspectorPane {
         let copyButton = gtk_button_new_with_label("Copy as bug report")!
         timingButton = Accessibility.toggleButton(label: "Timing")
         cgtk_accessible_set_label(timingButton, tr("Show the timing of the input method's answers"))
-        for widget in [pauseButton, clearButton, searchEntry, timingButton, saveButton, copyButton] {
+        // Three rows, so the pane stays narrow enough to sit beside the composer on a
+        // 1024 px screen: pause, clear and search; the kind filters; the views and reports.
+        for widget in [pauseButton, clearButton, searchEntry] {
             gtk_box_append(cast(tools), widget)
         }
         let placementButton = Accessibility.toggleButton(label: "Placement")
@@ -114,10 +116,12 @@ final class InspectorPane {
         checklistButton = Accessibility.toggleButton(label: "Checklist")
         gtk_widget_set_tooltip_text(checklistButton, tr("What to try by hand, judged as you type (F11)"))
         cgtk_accessible_set_label(checklistButton, tr("Show the checklist"))
-        let kindRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
+        let viewRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
         let spacer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
         gtk_widget_set_hexpand(spacer, 1)
-        for widget in [kindBar, spacer, placementButton, checklistButton] { gtk_box_append(cast(kindRow), widget) }
+        for widget in [timingButton, checklistButton, placementButton, spacer, saveButton, copyButton] {
+            gtk_box_append(cast(viewRow), widget)
+        }
 
         items = gtk_string_list_new(nil)
         selection = gtk_single_selection_new(nil)
@@ -190,7 +194,7 @@ final class InspectorPane {
         onSignal(copyChecklist, "clicked", checklist.copy)
         onSignal(saveChecklist, "clicked", checklist.save)
 
-        for widget in [header, tools, kindRow, scroller, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!, detailScroller,
+        for widget in [header, tools, kindBar, viewRow, scroller, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!, detailScroller,
                        timingScroller, checklistView] {
             gtk_box_append(cast(container), widget)
         }

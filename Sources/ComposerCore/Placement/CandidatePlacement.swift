@@ -38,8 +38,8 @@ public struct PixelRect: Equatable, Hashable, Sendable, CustomStringConvertible 
 /// - `sent`: what the IM module then sent to the input method, in that protocol's units
 ///   (IBus's `SetCursorLocation`, Fcitx5's `SetCursorRect`: screen coordinates in device
 ///   pixels on X11). This is where upstream bugs show: the module's own arithmetic.
-/// - `caret`: the same caret on the screen as the composer computes it (X11: the root
-///   window, device pixels), the rectangle `sent` should equal on X11.
+/// - `caret`: where `given` is on the screen, as the composer computes it
+///   (X11: the root window, device pixels): the rectangle `sent` should equal on X11.
 /// And `popup`, the candidate window the input method's panel showed (X11: its
 /// override-redirect window's geometry), when one is shown and can be read.
 public struct CandidatePlacement: Equatable, Sendable {
