@@ -56,7 +56,8 @@ struct AnswerTimingTests {
         #expect(report.sections.map(\.title) == ["All keys", "IBus anthy", "IBus hangul"])
         let preedit = report.sections[0].measures[0]
         #expect(preedit.slow.map(\.row) == [11, 21] && preedit.slowestRow == 11)
-        #expect(report.lines.contains("    slow: #11 80 ms, #21 60 ms"), "\(report.lines)")
+        #expect(report.lines.contains("    slow (≥50 ms): #11 80 ms, #21 60 ms"), "\(report.lines)")
+        #expect(report.parts.contains { $0.contains(.row(21, "#21 60 ms")) }, "the Timing view links each slow key's row")
         #expect(report.lines.contains("  key → commit: no key yet"))
     }
 }

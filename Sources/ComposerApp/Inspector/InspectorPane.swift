@@ -344,29 +344,15 @@ final class InspectorPane {
     /// The Timing view from the log's timing: each measure's summary and histogram, its
     /// slowest and slow keys linked to their rows.
     func showTiming() {
-        let report = TimingReport(log.timing)
         func escaped(_ text: String) -> String { string(takingOwnership: g_markup_escape_text(text, -1)) }
-        func link(_ row: Int, _ text: String) -> String { "<a href=\"row:\(row)\">\(escaped(text))</a>" }
-        var lines: [String] = []
-        for section in report.sections {
-            lines.append("<b>\(escaped(section.title))</b>")
-            for measure in section.measures {
-                guard let summary = measure.summary else {
-                    lines.append(escaped("  \(measure.name): no key yet"))
-                    continue
+        let lines = TimingReport(log.timing).parts.map { parts in
+            parts.map { part -> String in
+                switch part {
+                case .text(let text): escaped(text)
+                case .heading(let text): "<b>\(escaped(text))</b>"
+                case let .row(row, text): "<a href=\"row:\(row)\">\(escaped(text))</a>"
                 }
-                let slowest = measure.slowestRow.map { " (" + link($0, "#\($0)") + ")" } ?? ""
-                lines.append(escaped("  \(measure.name): \(summary.count) keys, median \(summary.median) ms, "
-                    + "p90 \(summary.p90) ms, max \(summary.max) ms") + slowest)
-                let peak = max(1, summary.histogram.max() ?? 1)
-                lines.append(escaped("    " + zip(TimingSummary.bucketNames, summary.histogram).map { name, count in
-                    "\(name) " + String(repeating: "▇", count: (count * 8 + peak - 1) / peak) + " \(count)"
-                }.joined(separator: "  ")))
-                if !measure.slow.isEmpty {
-                    lines.append(escaped("    slow (≥\(AnswerTiming.slow) ms): ")
-                        + measure.slow.map { link($0.row, "#\($0.row) \($0.milliseconds) ms") }.joined(separator: ", "))
-                }
-            }
+            }.joined()
         }
         gtk_label_set_markup(opaque(timingLabel), lines.joined(separator: "\n"))
     }

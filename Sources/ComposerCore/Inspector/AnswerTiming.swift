@@ -161,23 +161,49 @@ public struct TimingReport: Sendable {
     }
 
     /// The report as plain lines (what the view shows, without its links).
-    public var lines: [String] {
-        var lines: [String] = []
+    /// A piece of a line: plain text, a heading, or a link to a row (the Timing view makes
+    /// links of them; the plain lines show their text).
+    public enum Part: Equatable, Sendable {
+        case text(String)
+        case heading(String)
+        case row(Int, String)
+
+        public var text: String {
+            switch self {
+            case .text(let text), .heading(let text), .row(_, let text): text
+            }
+        }
+    }
+
+    /// The report, line by line, in parts: one layout for the Timing view and plain text.
+    public var parts: [[Part]] {
+        var lines: [[Part]] = []
         for section in sections {
-            lines.append(section.title)
+            lines.append([.heading(section.title)])
             for measure in section.measures {
                 guard let summary = measure.summary else {
-                    lines.append("  \(measure.name): no key yet")
+                    lines.append([.text("  \(measure.name): no key yet")])
                     continue
                 }
-                lines.append("  \(measure.name): \(summary.count) keys, median \(summary.median) ms, p90 \(summary.p90) ms, "
-                    + "max \(summary.max) ms (#\(measure.slowestRow ?? 0))")
-                lines.append("    " + zip(TimingSummary.bucketNames, summary.histogram).map { "\($0) \($1)" }.joined(separator: " · "))
+                lines.append([.text("  \(measure.name): \(summary.count) keys, median \(summary.median) ms, p90 \(summary.p90) ms, "
+                    + "max \(summary.max) ms")] + (measure.slowestRow.map { [.text(" ("), .row($0, "#\($0)"), .text(")")] } ?? []))
+                let peak = max(1, summary.histogram.max() ?? 1)
+                lines.append([.text("    " + zip(TimingSummary.bucketNames, summary.histogram).map { name, count in
+                    "\(name) " + String(repeating: "▇", count: (count * 8 + peak - 1) / peak) + " \(count)"
+                }.joined(separator: "  "))])
                 if !measure.slow.isEmpty {
-                    lines.append("    slow: " + measure.slow.map { "#\($0.row) \($0.milliseconds) ms" }.joined(separator: ", "))
+                    var line: [Part] = [.text("    slow (≥\(AnswerTiming.slow) ms): ")]
+                    for (index, key) in measure.slow.enumerated() {
+                        if index > 0 { line.append(.text(", ")) }
+                        line.append(.row(key.row, "#\(key.row) \(key.milliseconds) ms"))
+                    }
+                    lines.append(line)
                 }
             }
         }
         return lines
     }
+
+    /// The report as plain text lines.
+    public var lines: [String] { parts.map { $0.map(\.text).joined() } }
 }
