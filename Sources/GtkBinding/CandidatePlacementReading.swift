@@ -138,6 +138,7 @@ public enum InputMethodWire {
     /// The observed text view's Fcitx5 input context (its D-Bus object path), once learned.
     private static var ourFcitxPath: String?
     private static var fcitxMonitor: OpaquePointer?
+    private static var fcitxMonitorRefused = false
     private static var fcitxSenders: [String: Bool] = [:]
 
     /// Sends each rectangle read from now on to `handler` (one for the process).
@@ -181,6 +182,9 @@ public enum InputMethodWire {
     @discardableResult
     public static func watchFcitx5() -> Bool {
         if fcitxMonitor != nil { return true }
+        // A bus that refuses a monitor refuses it again: asked once per process.
+        guard !fcitxMonitorRefused else { return false }
+        fcitxMonitorRefused = true
         var error: UnsafeMutablePointer<GError>?
         guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             g_clear_error(&error)
@@ -210,6 +214,7 @@ public enum InputMethodWire {
         }
         g_variant_unref(reply)
         fcitxMonitor = monitor
+        fcitxMonitorRefused = false
         return true
     }
 
