@@ -337,6 +337,30 @@ private let fcitxMonitorFilter: GDBusMessageFilterFunction = { _, message, incom
 
 /// Rectangles on an X11 screen, in device pixels of the root window.
 public enum X11Screen {
+    /// Watches of the root window's children, and its event mask before the first.
+    private static var watchers = 0
+    private static var maskBefore = 0
+
+    /// Whether this client is told of the root window's children changing (tests).
+    public static func selectsTopLevelChanges(on displayObject: OpaquePointer) -> Bool {
+        guard isInstance(displayObject, of: gdk_x11_display_get_type()) else { return false }
+        var attributes = XWindowAttributes()
+        XGetWindowAttributes(gdk_x11_display_get_xdisplay(displayObject), gdk_x11_display_get_xrootwindow(displayObject), &attributes)
+        return attributes.your_event_mask & SubstructureNotifyMask != 0
+    }
+
+    /// Ends a watch (`watchTopLevels`' handler): the last one gives the root window its
+    /// event mask back. (GDK 4.8 selects SubstructureNotify on the root itself: there the
+    /// watch adds no wake-up; a GDK that does not is left as it was.)
+    public static func stopWatchingTopLevels(on displayObject: OpaquePointer, handler: gulong) {
+        guard handler != 0 else { return }
+        g_signal_handler_disconnect(displayObject.rawPointer, handler)
+        watchers -= 1
+        if watchers == 0 {
+            XSelectInput(gdk_x11_display_get_xdisplay(displayObject), gdk_x11_display_get_xrootwindow(displayObject), maskBefore)
+        }
+    }
+
     /// `rect`, in `widget`'s coordinates (logical pixels), on the root window; nil when the
     /// display is not X11 or the widget is not shown.
     public static func rootRect(of rect: ReadRect, in widget: some GPointer) -> ReadRect? {
@@ -400,9 +424,13 @@ public enum X11Screen {
         guard isInstance(displayObject, of: gdk_x11_display_get_type()) else { return 0 }
         let display = gdk_x11_display_get_xdisplay(displayObject)
         let root = gdk_x11_display_get_xrootwindow(displayObject)
-        var attributes = XWindowAttributes()
-        XGetWindowAttributes(display, root, &attributes)
-        XSelectInput(display, root, attributes.your_event_mask | SubstructureNotifyMask)
+        if watchers == 0 {
+            var attributes = XWindowAttributes()
+            XGetWindowAttributes(display, root, &attributes)
+            maskBefore = attributes.your_event_mask
+            XSelectInput(display, root, maskBefore | SubstructureNotifyMask)
+        }
+        watchers += 1
         return onPointerBoolSignal(displayObject, "xevent") { event in
             guard let event else { return false }
             let xevent = event.assumingMemoryBound(to: XEvent.self)

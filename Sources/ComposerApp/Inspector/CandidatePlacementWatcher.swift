@@ -87,7 +87,7 @@ final class CandidatePlacementWatcher {
             CursorLocations.stopObserving(context)
             sources.remove(pending)
             pending = nil
-            if screenWatch != 0, let watchedDisplay { g_signal_handler_disconnect(watchedDisplay.rawPointer, screenWatch) }
+            if let watchedDisplay { X11Screen.stopWatchingTopLevels(on: watchedDisplay, handler: screenWatch) }
             screenWatch = 0
             watchedDisplay = nil
         }
