@@ -88,7 +88,8 @@ public enum InputEvent: Equatable, Sendable {
     case framePainted
     /// Where the caret was told to the input method and its candidate window went, read
     /// once input settled (while the inspector is shown, or `--trace-placement`).
-    case placementObserved(CandidatePlacement)
+    /// (Boxed: every other event is small, and events are copied on every keystroke.)
+    indirect case placementObserved(CandidatePlacement)
     /// The window is shown, its input has the keyboard focus and the data is in.
     case ready
     /// People, channels and emoji the app loaded after the window opened (off the main

@@ -4,7 +4,8 @@
 /// method did and what committed text resulted. All offsets are Unicode scalars.
 public enum TraceEvent: Equatable, Sendable {
     /// The trace began, with every setting that changes decisions (a transcript's header).
-    case start(backend: String, imModule: String, settings: TranscriptSettings)
+    /// (Boxed, once per session: the largest payload would size every event.)
+    indirect case start(backend: String, imModule: String, settings: TranscriptSettings)
     case ready
     case focus(in: Bool)
     /// A key press: `consumed` for the keys the composer routes (nil for the others),
@@ -32,7 +33,7 @@ public enum TraceEvent: Equatable, Sendable {
     case overflow(start: Int, end: Int, over: Int, unit: CountUnit)
     /// The completion list opened, changed or closed (`items`: ids of the first rows;
     /// `selected`: -1 when closed).
-    case completion(state: CompletionListChange, prefix: String, query: String, items: [String], selected: Int)
+    indirect case completion(state: CompletionListChange, prefix: String, query: String, items: [String], selected: Int)
     /// A completion item was accepted: `text` replaced the prefix and query.
     case accept(item: String, text: String)
     /// A settled layout of the panel: each region's height and the keyboard's overlap.
@@ -42,7 +43,7 @@ public enum TraceEvent: Equatable, Sendable {
     /// The message was sent; `editsLast`: it replaces the last sent message (Up in an
     /// empty input, then Send).
     case send(String, editsLast: Bool = false)
-    case exit(text: String, caret: Int, preedit: String, reason: ExitReason)
+    indirect case exit(text: String, caret: Int, preedit: String, reason: ExitReason)
 
     // MARK: Replay inputs: what the window observed that no line above records
 
@@ -69,7 +70,8 @@ public enum TraceEvent: Equatable, Sendable {
     case press(x: Int, y: Int)
     /// Where the caret was told to the input method and where its candidate window went
     /// (written while the inspector is shown, and with `--trace-placement`).
-    case placement(CandidatePlacement)
+    /// (Boxed: every other event is small, and the recent events keep thousands.)
+    indirect case placement(CandidatePlacement)
 
     /// The trace version written in `start`'s "v" field.
     public static let traceVersion = 1
