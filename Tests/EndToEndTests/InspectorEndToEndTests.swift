@@ -161,7 +161,12 @@ struct ChecklistEndToEndTests {
             guard case .placement(let placement) = try TraceEvent.decode(line).event else { throw HarnessError("\(line)") }
             return placement
         }
-        #expect(placements.allSatisfy { $0.sent == nil || $0.sent?.y == $0.caret?.y }, "\(placements)")
+        // (Within the placement's tolerance: the input settles by a few pixels as the
+        // inspector opens beside it; another widget's rectangle was hundreds of px off.)
+        #expect(placements.allSatisfy { placement in
+            guard let sent = placement.sent, let caret = placement.caret else { return true }
+            return abs(sent.y - caret.y) <= CandidatePlacement.tolerance * placement.scale
+        }, "\(placements)")
         #expect(try cs.terminateApp() == 0)
         #expect(try cs.trace.schemaViolations() == [])
     }
