@@ -20,33 +20,46 @@ public nonisolated struct ReadRect: Equatable, Sendable {
 
 // MARK: What the text view gives its input method
 
-/// The rectangles text views pass to their IM context (`gtk_im_context_set_cursor_location`).
+/// One call of `gtk_im_context_set_cursor_location` on a GtkIMMulticontext.
+public nonisolated struct CursorCall: Equatable, Sendable {
+    /// The context called (`CursorLocations.identity(of:)`).
+    public var context: Int
+    public var rect: ReadRect
+    /// IBus: the connection the module's message went out on (`InputMethodWire`'s
+    /// identity of it), and the message's serial; nil when the call sent none that is read.
+    public var ibusConnection: Int
+    public var ibusSerial: UInt32?
+}
+
+/// The rectangles widgets pass to their IM context (`gtk_im_context_set_cursor_location`).
 ///
-/// GTK has no signal for it: the function is a virtual method of the context's class. The
-/// text view's context is a GtkIMMulticontext, so its class's method is wrapped once per
-/// process: the wrapper reports the call, then calls GTK's own, which forwards to the
-/// module (IBus, Fcitx5, Wayland) as before.
+/// GTK has no signal for it: the function is a virtual method of the context's class. Text
+/// views' contexts are GtkIMMulticontexts, so that class's method is wrapped, once per
+/// process, on the first `observe`: while observed, the wrapper reports each call (every
+/// widget's: which one is the text view's is the observer's business) with the IBus
+/// message it sent, then returns; GTK's own method forwards to the module as before. With
+/// no observer the wrapper only calls GTK's.
 public enum CursorLocations {
-    /// One observer per context (the text view's), called on the main thread.
-    private static var observers: [Int: (ReadRect) -> Void] = [:]
+    private static var observer: ((CursorCall) -> Void)?
 
-    /// Calls `observer` with every rectangle given to `context` from now on, until
-    /// `stopObserving(context)`.
-    public static func observe(_ context: UnsafeMutablePointer<GtkIMContext>, _ observer: @escaping (ReadRect) -> Void) {
+    /// Calls `observer` with every call from now on, until `stopObserving()`.
+    public static func observe(_ observer: @escaping (CursorCall) -> Void) {
         installWrapper()
-        observers[Int(bitPattern: UnsafeMutableRawPointer(context))] = observer
+        self.observer = observer
     }
 
-    public static func stopObserving(_ context: UnsafeMutablePointer<GtkIMContext>) {
-        observers[Int(bitPattern: UnsafeMutableRawPointer(context))] = nil
+    public static func stopObserving() {
+        observer = nil
     }
 
-    fileprivate static func deliver(_ context: Int, _ rect: ReadRect) {
-        observers[context]?(rect)
-    }
+    /// What identifies `context` in a `CursorCall`.
+    public nonisolated static func identity(of context: UnsafeMutableRawPointer) -> Int { Int(bitPattern: context) }
 
-    /// Whether `context` is observed (a text view's, not another widget's).
-    fileprivate static func isObserved(_ context: Int) -> Bool { observers[context] != nil }
+    fileprivate static var isObserved: Bool { observer != nil }
+
+    fileprivate static func deliver(_ call: CursorCall) {
+        observer?(call)
+    }
 
     private static func installWrapper() {
         guard wrappedSetCursorLocation == nil else { return }
@@ -64,58 +77,43 @@ nonisolated(unsafe) private var wrappedSetCursorLocation:
 
 private let setCursorLocationWrapper: @convention(c) (UnsafeMutablePointer<GtkIMContext>?, UnsafeMutablePointer<GdkRectangle>?) -> Void = {
     context, area in
-    guard let context, let area else {
+    guard let context, let area, onMainActor({ CursorLocations.isObserved }) else {
         wrappedSetCursorLocation?(context, area)
         return
     }
     let rect = ReadRect(x: Int(area.pointee.x), y: Int(area.pointee.y), width: Int(area.pointee.width), height: Int(area.pointee.height))
-    let key = Int(bitPattern: UnsafeMutableRawPointer(context))
-    let ours = onMainActor { CursorLocations.isObserved(key) }
-    let serial = onMainActor { InputMethodWire.lastIBusSerial() }
-    // The module sends its message from inside this call, on this thread: what it sends is
-    // told apart from other widgets' by who called (`InputMethodWire.called`).
+    let key = CursorLocations.identity(of: context)
+    let before = onMainActor { InputMethodWire.lastIBusSerial() }
+    // The IBus module sends its message from inside this call, on this thread: the serial
+    // after it is that message's.
     wrappedSetCursorLocation?(context, area)
     onMainActor {
-        InputMethodWire.called(ours: ours, ibusSerialBefore: serial)
-        if ours { CursorLocations.deliver(key, rect) }
+        let after = InputMethodWire.lastIBusSerial()
+        CursorLocations.deliver(CursorCall(context: key, rect: rect,
+                                           ibusConnection: after.connection,
+                                           ibusSerial: after.serial != before.serial ? after.serial : nil))
     }
 }
 
 // MARK: What the IM module sends
 
-/// A rectangle an IM module sent to its input method, and the call that carried it.
+/// A rectangle this process's IM module sent to its input method, and what tells its call.
 public nonisolated struct SentRect: Equatable, Sendable {
     /// "ibus SetCursorLocation", "fcitx5 SetCursorRectV2", …
     public var via: String
     public var rect: ReadRect
-    /// IBus: whether the message came from the text view's latest call (an older call's
-    /// message can arrive after a newer call); nil where that is not known (Fcitx5).
-    public var fromLatestCall: Bool?
+    /// IBus: the connection (as in `CursorCall`) and the message's serial on it.
+    public var ibusConnection: Int
+    public var ibusSerial: UInt32?
+    /// Fcitx5: the input context's object path.
+    public var fcitxPath: String?
 }
 
 extension InputMethodWire {
-    /// IBus's connection's last serial on this thread (0 when IBus is not read).
-    static func lastIBusSerial() -> UInt32 {
-        guard let ibusConnection else { return 0 }
-        return g_dbus_connection_get_last_serial(ibusConnection)
-    }
-
-    /// A widget's IM context was just given a rectangle (`ours`: the observed text view's):
-    /// IBus's message from that call has the serial after `ibusSerialBefore`; Fcitx5's
-    /// messages are told apart by their input context's object path, learned from a
-    /// message that followed a call of ours with no other widget's call since.
-    static func called(ours: Bool, ibusSerialBefore: UInt32) {
-        if ours {
-            let after = lastIBusSerial()
-            if after != ibusSerialBefore {
-                ourIBusSerials.append(after)
-                if ourIBusSerials.count > 64 { ourIBusSerials.removeFirst(ourIBusSerials.count - 64) }
-            }
-            othersSinceOurs = false
-            calledByUs = true
-        } else {
-            othersSinceOurs = true
-        }
+    /// IBus's connection now and its last serial on this thread (0 when IBus is not read).
+    static func lastIBusSerial() -> (connection: Int, serial: UInt32) {
+        guard let ibusConnection else { return (0, 0) }
+        return (Int(bitPattern: UnsafeMutableRawPointer(ibusConnection)), g_dbus_connection_get_last_serial(ibusConnection))
     }
 }
 
@@ -130,13 +128,6 @@ public enum InputMethodWire {
     private static var ibusBus: UnsafeMutableRawPointer?
     /// The IBusBus's connection now (it changes when ibus-daemon restarts).
     fileprivate static var ibusConnection: OpaquePointer?
-    /// Serials of the IBus messages the observed text view's calls sent, not yet read.
-    fileprivate static var ourIBusSerials: [UInt32] = []
-    /// Since the observed text view's last call, another widget's context was called.
-    fileprivate static var othersSinceOurs = true
-    fileprivate static var calledByUs = false
-    /// The observed text view's Fcitx5 input context (its D-Bus object path), once learned.
-    private static var ourFcitxPath: String?
     private static var fcitxMonitor: OpaquePointer?
     private static var fcitxMonitorRefused = false
     private static var fcitxSenders: [String: Bool] = [:]
@@ -166,7 +157,6 @@ public enum InputMethodWire {
         let addFilter = { (connection: UnsafeMutableRawPointer?) in
             guard let connection else { return }
             ibusConnection = OpaquePointer(connection)
-            ourIBusSerials = []
             let key = "ime-composer-placement-filter"
             guard g_object_get_data(connection.assumingMemoryBound(to: GObject.self), key) == nil else { return }
             g_object_set_data(connection.assumingMemoryBound(to: GObject.self), key, connection)
@@ -223,23 +213,11 @@ public enum InputMethodWire {
             // Only this process's module: the session bus carries every app's.
             if fcitxSenders[sender] == nil { fcitxSenders[sender] = isThisProcess(sender) }
             guard fcitxSenders[sender] == true else { return }
-            // Only the text view's input context: learned once, from a message that can only
-            // be its call's (no other widget's context was called since).
-            if let ourFcitxPath {
-                guard reading.path == ourFcitxPath else { return }
-            } else {
-                guard calledByUs, !othersSinceOurs else { return }
-                ourFcitxPath = reading.path
-            }
+            handler?(SentRect(via: reading.via, rect: reading.rect, ibusConnection: 0, ibusSerial: nil, fcitxPath: reading.path))
         } else {
-            // IBus: only the messages the text view's own calls sent.
-            guard let index = ourIBusSerials.firstIndex(of: reading.serial) else { return }
-            let latest = index == ourIBusSerials.count - 1
-            ourIBusSerials.remove(at: index)
-            handler?(SentRect(via: reading.via, rect: reading.rect, fromLatestCall: latest))
-            return
+            handler?(SentRect(via: reading.via, rect: reading.rect, ibusConnection: reading.connection,
+                              ibusSerial: reading.serial, fcitxPath: nil))
         }
-        handler?(SentRect(via: reading.via, rect: reading.rect, fromLatestCall: nil))
     }
 
     private static func isThisProcess(_ sender: String) -> Bool {
@@ -272,11 +250,14 @@ private nonisolated final class WireReading: @unchecked Sendable {
     /// The input context's object path, and the message's serial on its connection.
     let path: String
     let serial: UInt32
+    /// The connection the message went out on (IBus's: serials count per connection).
+    let connection: Int
 
-    init(via: String, rect: ReadRect, sender: String?, message: OpaquePointer) {
+    init(via: String, rect: ReadRect, sender: String?, message: OpaquePointer, connection: OpaquePointer?) {
         self.via = via
         self.rect = rect
         self.sender = sender
+        self.connection = connection.map { Int(bitPattern: UnsafeMutableRawPointer($0)) } ?? 0
         path = g_dbus_message_get_path(message).map { String(cString: $0) } ?? ""
         serial = g_dbus_message_get_serial(message)
     }
@@ -307,12 +288,12 @@ private nonisolated final class WireReading: @unchecked Sendable {
 }
 
 /// IBus's bus connection: this process's outgoing cursor calls.
-private let ibusFilter: GDBusMessageFilterFunction = { _, message, incoming, _ in
+private let ibusFilter: GDBusMessageFilterFunction = { connection, message, incoming, _ in
     guard let message, incoming == 0, g_dbus_message_get_message_type(message) == G_DBUS_MESSAGE_TYPE_METHOD_CALL,
           let memberName = g_dbus_message_get_member(message) else { return message }
     let member = String(cString: memberName)
     if member == "SetCursorLocation" || member == "SetCursorLocationRelative", let rect = WireReading.rect(of: message) {
-        WireReading(via: "ibus " + member, rect: rect, sender: nil, message: message).post()
+        WireReading(via: "ibus " + member, rect: rect, sender: nil, message: message, connection: connection).post()
     }
     return message
 }
@@ -327,7 +308,7 @@ private let fcitxMonitorFilter: GDBusMessageFilterFunction = { _, message, incom
     if type == G_DBUS_MESSAGE_TYPE_METHOD_CALL, let memberName = g_dbus_message_get_member(message),
        let senderName = g_dbus_message_get_sender(message), let rect = WireReading.rect(of: message) {
         WireReading(via: "fcitx5 " + String(cString: memberName), rect: rect, sender: String(cString: senderName),
-                    message: message).post()
+                    message: message, connection: nil).post()
     }
     g_object_unref(message.rawPointer)
     return nil

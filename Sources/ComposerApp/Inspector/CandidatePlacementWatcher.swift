@@ -7,12 +7,12 @@ import GtkBinding
 /// method's candidate window went, and reports each reading as a `CandidatePlacement`
 /// once they have been quiet for `quiet` milliseconds (the module's message and the panel's
 /// window come after the caret moved: a reading taken between them would pair one caret
-/// with another's rectangle). It decides nothing (the composer traces a reading that
-/// changed; the inspector's rules judge it).
+/// with another's rectangle). It decides nothing: which message answers the text view's
+/// caret is `PlacementPairing`'s call, the composer traces a reading that changed and the
+/// inspector's rules judge it.
 ///
 /// On while the inspector is shown and with `--trace-placement`; off, it reads nothing
-/// (the text view's calls still pass through the class wrapper, which then only looks up
-/// an empty table).
+/// (GTK's calls still pass through the class wrapper, which then only calls GTK's own).
 final class CandidatePlacementWatcher {
     /// The candidate windows' WM_CLASS names: IBus's panel (ibus-ui-gtk3) and Fcitx5's
     /// classic UI ("Fcitx5 Input Window").
@@ -23,14 +23,8 @@ final class CandidatePlacementWatcher {
     private let sources: SourceGroup
     private let moduleID: () -> String?
     private let report: (CandidatePlacement) -> Void
-    private var given: ReadRect?
-    /// The last few rectangles given, newest last: a rectangle sent is paired with the call
-    /// it answers (on the screen, each is what a module should send for it).
-    private var recentGiven: [ReadRect] = []
-    private var sent: SentRect?
+    private var pairing = PlacementPairing()
     private var pending: UInt32?
-    /// The rectangle sent came after the text view's last new rectangle: it is that one's.
-    private var sentIsCurrent = false
     static let quiet: UInt32 = 100
     private var screenWatch: gulong = 0
     /// The display `screenWatch` is connected on (the text view may be gone when it stops).
@@ -55,27 +49,29 @@ final class CandidatePlacementWatcher {
         guard on != isOn, let context else { return }
         isOn = on
         if on {
-            CursorLocations.observe(context) { [weak self] rect in
+            // Calls made while off were not seen: pair afresh.
+            pairing = PlacementPairing(fcitxPath: pairing.fcitxPath)
+            let ours = CursorLocations.identity(of: context)
+            CursorLocations.observe { [weak self] call in
                 guard let self else { return }
+                guard call.context == ours else {
+                    pairing.otherWidgetCalled()
+                    return
+                }
                 // Read the module's messages before its next one (its module is known by now).
                 watchWire()
-                if rect != given {
-                    sentIsCurrent = false
-                    recentGiven.append(rect)
-                    if recentGiven.count > 8 { recentGiven.removeFirst() }
-                }
-                given = rect
+                pairing.textViewCalled(rect: PixelRect(call.rect), ibusConnection: call.ibusConnection, ibusSerial: call.ibusSerial)
                 schedule()
             }
             InputMethodWire.onSent { [weak self] sent in
                 guard let self else { return }
-                // An older call's rectangle, arriving after a newer call: not this caret's.
-                if sent.fromLatestCall == false { return }
-                let expected = recentGiven.map { X11Screen.rootRect(of: $0, in: textView) }
-                if let newest = expected.last, sent.rect != newest, expected.dropLast().contains(sent.rect) { return }
-                self.sent = sent
-                sentIsCurrent = true
-                schedule()
+                let origin: PlacementPairing.Origin = sent.fcitxPath.map { .fcitx5(path: $0) }
+                    ?? .ibus(connection: sent.ibusConnection, serial: sent.ibusSerial ?? 0)
+                let message = PlacementPairing.Message(via: sent.via, rect: PixelRect(sent.rect), origin: origin)
+                let textView = textView
+                if pairing.received(message, onScreen: { X11Screen.rootRect(of: ReadRect($0), in: textView).map(PixelRect.init) }) {
+                    schedule()
+                }
             }
             watchWire()
             let display = gtk_widget_get_display(textView)!
@@ -84,7 +80,7 @@ final class CandidatePlacementWatcher {
             // The first reading comes with the text view's next call (its next caret move,
             // key or focus): a reading of what GTK gave, never a guess.
         } else {
-            CursorLocations.stopObserving(context)
+            CursorLocations.stopObserving()
             sources.remove(pending)
             pending = nil
             if let watchedDisplay { X11Screen.stopWatchingTopLevels(on: watchedDisplay, handler: screenWatch) }
@@ -114,7 +110,7 @@ final class CandidatePlacementWatcher {
     }
 
     private func read() {
-        guard isOn, let given else { return }
+        guard isOn, let given = pairing.given else { return }
         let scale = Int(gtk_widget_get_scale_factor(textView))
         var windowHeight: Int?
         if let native = gtk_widget_get_native(textView), let surface = gtk_native_get_surface(native) {
@@ -122,11 +118,11 @@ final class CandidatePlacementWatcher {
         }
         // The given rectangle on the screen: what the module should have sent for it (the
         // caret computed from the text view now could already be the next one's).
-        let caret = X11Screen.rootRect(of: given, in: textView)
+        let caret = X11Screen.rootRect(of: ReadRect(given), in: textView)
         let popup = X11Screen.shownPopup(named: Self.panelWindowNames, on: gtk_widget_get_display(textView))
-        let current = sentIsCurrent ? sent : nil
-        let placement = CandidatePlacement(given: PixelRect(given), caret: caret.map(PixelRect.init),
-                                           sent: current.map { PixelRect($0.rect) }, via: current?.via,
+        let current = pairing.current
+        let placement = CandidatePlacement(given: given, caret: caret.map(PixelRect.init),
+                                           sent: current?.rect, via: current?.via,
                                            popup: popup.map(PixelRect.init), scale: scale, windowHeight: windowHeight)
         last = placement
         report(placement)
@@ -136,4 +132,8 @@ final class CandidatePlacementWatcher {
 
 extension PixelRect {
     init(_ rect: ReadRect) { self.init(x: rect.x, y: rect.y, width: rect.width, height: rect.height) }
+}
+
+extension ReadRect {
+    init(_ rect: PixelRect) { self.init(x: rect.x, y: rect.y, width: rect.width, height: rect.height) }
 }
