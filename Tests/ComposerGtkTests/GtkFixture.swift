@@ -96,6 +96,17 @@ enum GtkFixture {
         }
     }
 
+    /// Waits until the clipboard holds text starting with `prefix` (the app owns it: read
+    /// back through the composer's own display) and returns that text.
+    static func clipboardText(_ composer: ComposerController, startingWith prefix: String) async throws -> String {
+        var text = ""
+        try await wait("“\(prefix)…” on the clipboard") {
+            text = composer.clipboardTextForTests ?? ""
+            return text.hasPrefix(prefix)
+        }
+        return text
+    }
+
     /// Waits until `condition` holds *and* input has settled: the settle that the last
     /// handled event asked for has run, so everything a settle produces (counter, hint,
     /// Trim, Send, overflow colour, completion, highlighting, the "text" event) is current.

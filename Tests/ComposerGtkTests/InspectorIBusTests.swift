@@ -187,11 +187,7 @@ extension GtkWindowSuites {
                     && text.contains("✘ Candidate window at the caret: failed")
             }
             try await GtkFixture.xdotool(["key", "ctrl+shift+c"])
-            var report = ""
-            try await GtkFixture.wait("the checklist's report on the clipboard") {
-                report = composer.clipboardTextForTests ?? ""
-                return report.hasPrefix("## Input method checklist")
-            }
+            let report = try await GtkFixture.clipboardText(composer, startingWith: "## Input method checklist")
             #expect(report.contains("- what to type: the lab's ibus-anthy data"), "\(report)")
             #expect(report.contains("- ✘ **Candidate window at the caret**: failed: IBus's GTK 4 module sent"), "\(report)")
             #expect(report.contains("(ibus/ibus#2522)"), "\(report)")

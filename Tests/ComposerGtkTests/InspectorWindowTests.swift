@@ -110,11 +110,7 @@ extension GtkWindowSuites {
             }
             #expect(composer.checklistJudge?.result(.candidateWindowAtCaret).verdict == .notTried)
             try await GtkFixture.xdotool(["key", "ctrl+shift+c"])
-            var report = ""
-            try await GtkFixture.wait("the checklist's report on the clipboard") {
-                report = composer.clipboardTextForTests ?? ""
-                return report.hasPrefix("## Input method checklist")
-            }
+            let report = try await GtkFixture.clipboardText(composer, startingWith: "## Input method checklist")
             #expect(report.contains("### Items: 2 passed, 0 failed, 9 not tried"), "\(report)")
             #expect(report.contains("- IM module: gtk-im-context-simple"), "\(report)")
             // F11 again: back to the row detail, and Ctrl+Shift+C to the bug report.

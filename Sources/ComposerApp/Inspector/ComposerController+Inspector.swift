@@ -116,8 +116,19 @@ final class IMEInspector {
     /// "Save transcript…": the session's trace as a replayable file (created 0600).
     func saveTranscript() {
         guard let log else { return }
-        let chooser = gtk_file_chooser_native_new("Save transcript", cast(ui.window), GTK_FILE_CHOOSER_ACTION_SAVE, "Save", "Cancel")!
-        gtk_file_chooser_set_current_name(opaque(chooser), "ime-session.jsonl")
+        askForSavePath(title: tr("Save Transcript"), suggestedName: "ime-session.jsonl",
+                       failure: tr("The transcript was not saved: %@")) { path in
+            try ComposerController.writeTranscript(log.transcript, to: path)
+        }
+    }
+
+    /// Asks where to save with the system's file chooser (a portal's in a sandbox), then
+    /// calls `write` with the path chosen; an error it throws is shown under the input as
+    /// `failure` (a format with one `%@`), the draft untouched.
+    private func askForSavePath(title: String, suggestedName: String, failure: String,
+                                write: @escaping (String) throws -> Void) {
+        let chooser = gtk_file_chooser_native_new(title, cast(ui.window), GTK_FILE_CHOOSER_ACTION_SAVE, tr("_Save"), tr("_Cancel"))!
+        gtk_file_chooser_set_current_name(opaque(chooser), suggestedName)
         onIntSignal(chooser, "response") { [weak self] response in
             defer { g_object_unref(chooser.rawPointer) }
             guard let self, response == Int(GTK_RESPONSE_ACCEPT.rawValue),
@@ -125,9 +136,9 @@ final class IMEInspector {
             let path = string(takingOwnership: g_file_get_path(file))
             g_object_unref(UnsafeMutableRawPointer(file))
             do {
-                try ComposerController.writeTranscript(log.transcript, to: path)
+                try write(path)
             } catch {
-                ui.limitIndicators.showLimitHint(String(format: tr("The transcript was not saved: %@"), error.localizedDescription))
+                ui.limitIndicators.showLimitHint(String(format: failure, error.localizedDescription))
             }
         }
         gtk_native_dialog_show(cast(chooser))
@@ -160,21 +171,10 @@ final class IMEInspector {
     /// "Save report…": the checklist's Markdown, and beside it a replayable transcript for
     /// each failed item (the session up to its failed attempt), readable by the owner only.
     func saveChecklistReport() {
-        let chooser = gtk_file_chooser_native_new("Save report", cast(ui.window), GTK_FILE_CHOOSER_ACTION_SAVE, "Save", "Cancel")!
-        gtk_file_chooser_set_current_name(opaque(chooser), "ime-checklist.md")
-        onIntSignal(chooser, "response") { [weak self] response in
-            defer { g_object_unref(chooser.rawPointer) }
-            guard let self, response == Int(GTK_RESPONSE_ACCEPT.rawValue),
-                  let file = gtk_file_chooser_get_file(opaque(chooser)) else { return }
-            let path = string(takingOwnership: g_file_get_path(file))
-            g_object_unref(UnsafeMutableRawPointer(file))
-            do {
-                try writeChecklistReport(to: path)
-            } catch {
-                ui.limitIndicators.showLimitHint(String(format: tr("The report was not saved: %@"), error.localizedDescription))
-            }
+        askForSavePath(title: tr("Save Report"), suggestedName: "ime-checklist.md",
+                       failure: tr("The report was not saved: %@")) { [weak self] path in
+            try self?.writeChecklistReport(to: path)
         }
-        gtk_native_dialog_show(cast(chooser))
     }
 
     /// Writes the report to `path` and each failed item's transcript beside it
