@@ -33,7 +33,7 @@ struct DraftPersistenceEndToEndTests {
         let cs = try ComposerSession(.ibusAnthy, arguments: ["--profile", profile.path], name: "e2e-sigkill")
         defer { cs.stop() }
         let trace = cs.trace
-        try cs.xdotool.key(["k", "o", "n", "e", "k", "o", "space", "Return"])
+        try cs.typeConvertAndConfirm(romaji: "koneko", kana: "こねこ")
         let committed = try trace.waitFor("the commit", from: cs.probeEndIndex) { $0["ev"]?.stringValue == "commit" }
         let kitten = try #require(committed["text"]?.stringValue)
         try cs.xdotool.key(["i", "n", "u"])

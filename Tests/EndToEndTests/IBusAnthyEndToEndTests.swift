@@ -16,8 +16,8 @@ struct IBusAnthyEndToEndTests {
         defer { cs.stop() }
         let trace = cs.trace
 
-        // Romaji "koneko", space converts (子猫), Return commits the conversion.
-        try cs.xdotool.key(["k", "o", "n", "e", "k", "o", "space", "Return"])
+        // Romaji "koneko", space converts (子猫), Return commits the conversion once shown.
+        try cs.typeConvertAndConfirm(romaji: "koneko", kana: "こねこ")
         let commit = try trace.waitFor("the conversion's commit", from: cs.probeEndIndex) { $0["ev"]?.stringValue == "commit" }
         let committed = try #require(commit["text"]?.stringValue, "commit event without text: \(commit)")
         #expect(!committed.isEmpty)

@@ -86,7 +86,7 @@ struct InputMethodFaultEndToEndTests {
     /// left composing, nothing the user saw is gone.
     static func killDuringAComposition(_ cs: ComposerSession, daemon: AppProcess, busName: String) throws {
         let trace = cs.trace
-        try cs.xdotool.key(["k", "o", "n", "e", "k", "o", "space", "Return"])
+        try cs.typeConvertAndConfirm(romaji: "koneko", kana: "こねこ")
         let committed = try trace.waitFor("the commit", from: cs.probeEndIndex) { $0["ev"]?.stringValue == "commit" }
         let text = try #require(committed["text"]?.stringValue)
         try cs.xdotool.key(["i", "n", "u"])
