@@ -108,6 +108,22 @@ struct AnomalyRulesTests {
         #expect(Self.flagged([.key(keyval: "a", consumed: nil), .commit("a"), .key(keyval: "a", consumed: nil), .commit("a")]) == [])
     }
 
+    /// Run 25 of #31: ibus-anthy handled Return before drawing the conversion Space asked
+    /// for, committed "" and ended the composition: こねこ was gone.
+    @Test func aCommitOfNothingWhileComposingIsFlagged() {
+        let lost: [TraceEvent] = [.key(keyval: "o", consumed: nil), .preeditStart, Self.preedit("こねこ"),
+                                  .key(keyval: "space", consumed: nil), .key(keyval: "Return", consumed: true),
+                                  .commit(""), Self.preedit(""), .preeditEnd]
+        #expect(Self.flags(lost)[5] == ["empty-commit-while-composing"])
+        #expect(Self.flagged(lost) == ["empty-commit-while-composing"])
+        let confirmed: [TraceEvent] = [.preeditStart, Self.preedit("こねこ"), .key(keyval: "space", consumed: nil),
+                                       Self.preedit("子猫"), .key(keyval: "Return", consumed: true), .commit("子猫"),
+                                       Self.edit(.imCommit, at: 0, inserted: "子猫"), Self.preedit(""), .preeditEnd]
+        #expect(Self.flagged(confirmed) == [])
+        // Nothing shown, nothing lost: an empty commit with no composition is not flagged.
+        #expect(Self.flagged([.key(keyval: "a", consumed: nil), .commit("")]) == [])
+    }
+
     @Test func enterPassedOnWhileComposingOrTakenWithNothingToConfirmIsFlagged() {
         #expect(Self.flagged([.preeditStart, Self.preedit("간"), .key(keyval: "Return", consumed: false)]) == ["enter-passed-on-while-composing"])
         #expect(Self.flagged([.preeditStart, Self.preedit("간"), .preedit(Preedit(text: "", cursor: 0, segments: [])), .commit("간"),
@@ -134,6 +150,8 @@ struct AnomalyRulesTests {
         }
         #expect(try ids("ibus-scripted-delete-surrounding") == [])
         #expect(try ids("ibus-anthy-koneko-send") == [])
+        // ibus-anthy committed nothing for a Return in the same burst as Space.
+        #expect(try ids("ibus-anthy-return-before-conversion") == ["empty-commit-while-composing"])
         #expect(try ids("ibus-hangul-enter-while-composing") == ["enter-passed-on-while-composing"])
         #expect(try ids("ibus-scripted-misdeeds") == ["duplicated-commit", "delete-surrounding-after-commit"])
         // IBus's GTK module ended the composition itself when the daemon died (preedit "",

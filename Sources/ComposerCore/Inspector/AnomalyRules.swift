@@ -8,8 +8,8 @@ public enum AnomalyRules {
     public static let all: [Rule] = [
         commitWithoutPreeditEnd, preeditVanished, deleteSurroundingOutOfRange, deleteSurroundingSplitsGrapheme,
         deleteSurroundingAfterCommit, forwardedKeyBeforeCommit, preeditCursorOutside, preeditCursorStuckAtStart,
-        hangulResetAfterCommit, duplicatedCommit, enterWhileComposing, inputMethodLostWhileComposing,
-        misplacedCandidates,
+        hangulResetAfterCommit, duplicatedCommit, emptyCommitWhileComposing, enterWhileComposing,
+        inputMethodLostWhileComposing, misplacedCandidates,
     ]
 
     /// The caret told to the input method is not the caret on screen, or its candidate
@@ -19,6 +19,16 @@ public enum AnomalyRules {
         guard case .placement(let placement) = event, let finding = placement.findings.first else { return nil }
         let (explanation, reference) = finding.explanation(placement)
         return Anomaly(id: finding.id, explanation: explanation, reference: reference)
+    }
+
+    /// A commit of nothing while a composition is shown: an input method confirms what it
+    /// shows by committing it, so the composition is gone when the preedit ends next.
+    /// ibus-anthy 1.5.14 does it when Return is handled before the conversion Space asked for
+    /// was drawn: it commits the converted text it has not computed yet.
+    public static let emptyCommitWhileComposing: Rule = { context, event in
+        guard case .commit(let text) = event, text.isEmpty, !context.preedit.isEmpty else { return nil }
+        return Anomaly(id: "empty-commit-while-composing",
+                       explanation: "the input method committed nothing while \"\(context.preedit)\" was shown: confirming it lost the composition")
     }
 
     /// The input method's daemon died while it showed a composition: what it showed was
