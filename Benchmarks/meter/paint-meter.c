@@ -19,7 +19,14 @@
  *       first damage on the window ("latency_us"), and on until no damage came for
  *       --quiet-ms ("last_us": the last damage of the burst). The next key is sent only
  *       then, so keys never overlap. A key without damage within --max-wait-ms is "missed"
- *       (latency null). Warm-up keys are sent and reported with "warmup":true.
+ *       (latency null). Warm-up keys are sent and reported with "warmup":true. Each key's
+ *       "area" is the pixels its damage rectangles cover (summed: overlaps count twice).
+ *       With --pid, a "cpu" line before "done" has the whole process's CPU over the measured keys
+ *       (warm-up excluded), every thread (the GL renderer's too): from the first measured
+ *       key's press to the process's quiet after the last one (no damage and under 5% of a
+ *       CPU for --quiet-ms), as "cpu_ns" (schedstat run time of each thread; a thread that
+ *       ended in between is not counted) and "cpu_ticks" (utime + stime of /proc/PID/stat,
+ *       exited threads included).
  *
  *   paint-meter start [--timeout-ms 60000] [--exit] -- PROGRAM ARG…
  *       Starts PROGRAM (its stdout goes to the meter's stderr) at t0 and reports the time
@@ -195,6 +202,13 @@ static bool is_damage_on(const XEvent *event, Window window)
     if (event->type != damage_event_base + XDamageNotify) return false;
     const XDamageNotifyEvent *damage = (const XDamageNotifyEvent *)event;
     return window == None || damage->drawable == window;
+}
+
+/* The pixels a damage event's rectangle covers. */
+static long long damage_area(const XEvent *event)
+{
+    const XDamageNotifyEvent *damage = (const XDamageNotifyEvent *)event;
+    return (long long)damage->area.width * damage->area.height;
 }
 
 static long window_pid(Window window)
@@ -562,8 +576,18 @@ static int run_keys(const struct options *o)
 
     bool quiet_before = true;
     int missed = 0;
+    /* The process's CPU over the measured keys (with --pid). */
+    static struct proc_snapshot cpu_before, cpu_after;
+    bool cpu_started = false;
+    int measured = 0;
     for (int i = 0; i < count && !stop_signal; i++) {
         const struct key *key = &keys[i];
+        if (!key->warmup && !cpu_started && o->pid > 0) {
+            /* The warm-up's own work ends first: it is not the measured keys'. */
+            if (i > 0) wait_quiet(window, o->pid, o->quiet_ms, o->settle_max_ms, NULL, NULL);
+            cpu_started = snapshot(o->pid, &cpu_before);
+        }
+        if (!key->warmup) measured++;
         /* Events already on the connection came before this key (a late frame of the last
          * one): read past them, or the first would count as this key's frame, stamped with
          * the time of an older read (a negative latency). */
@@ -573,6 +597,7 @@ static int run_keys(const struct options *o)
         send_key(key);
         int64_t first = -1, last = -1;
         int rects = 0, frames = 0;
+        long long area = 0;
         int64_t deadline = t0 + (int64_t)o->max_wait_ms * 1000;
         XEvent event;
         int64_t at;
@@ -580,6 +605,7 @@ static int run_keys(const struct options *o)
             if (is_damage_on(&event, window)) {
                 first = last = at;
                 rects = frames = 1;
+                area = damage_area(&event);
             }
         }
         if (first >= 0) {
@@ -593,6 +619,7 @@ static int run_keys(const struct options *o)
                 if (at - last > 4000) frames++;
                 last = quiet_since = at;
                 rects++;
+                area += damage_area(&event);
             }
             quiet_before = now_us() - last >= (int64_t)o->quiet_ms * 1000;
         } else {
@@ -604,15 +631,25 @@ static int run_keys(const struct options *o)
         printf(",\"warmup\":%s,\"quiet_before\":%s,", key->warmup ? "true" : "false",
                i == 0 || quiet_before ? "true" : "false");
         if (first >= 0) {
-            printf("\"latency_us\":%" PRId64 ",\"last_us\":%" PRId64 ",\"frames\":%d,\"rects\":%d}\n",
-                   first - t0, last - t0, frames, rects);
+            printf("\"latency_us\":%" PRId64 ",\"last_us\":%" PRId64 ",\"frames\":%d,\"rects\":%d,\"area\":%lld}\n",
+                   first - t0, last - t0, frames, rects, area);
         } else {
-            printf("\"latency_us\":null,\"last_us\":null,\"frames\":0,\"rects\":0}\n");
+            printf("\"latency_us\":null,\"last_us\":null,\"frames\":0,\"rects\":0,\"area\":0}\n");
         }
         fflush(stdout);
         if (first >= 0 && !quiet_before) {
             /* Still painting after --settle-max-ms: wait (bounded) for quiet before the next key. */
             quiet_before = wait_quiet(window, -1, o->quiet_ms, o->settle_max_ms, NULL, NULL);
+        }
+    }
+    if (cpu_started && !stop_signal) {
+        /* Until the process is quiet: work a key leaves for later (a settle, a save) is its. */
+        wait_quiet(window, o->pid, o->quiet_ms, o->settle_max_ms, NULL, NULL);
+        if (snapshot(o->pid, &cpu_after)) {
+            long long voluntary, involuntary, run_ns;
+            deltas(&cpu_before, &cpu_after, &voluntary, &involuntary, &run_ns);
+            printf("{\"type\":\"cpu\",\"measured\":%d,\"cpu_ns\":%lld,\"cpu_ticks\":%lld,\"wakeups\":%lld}\n",
+                   measured, run_ns, cpu_after.ticks - cpu_before.ticks, voluntary + involuntary);
         }
     }
     printf("{\"type\":\"done\",\"keys\":%d,\"missed\":%d}\n", count, missed);

@@ -192,13 +192,28 @@ public final class BenchSession: @unchecked Sendable {
         /// To the last damage of the burst the key caused.
         public let lastMicroseconds: Int?
         public let frames: Int
+        /// The pixels the burst's damage rectangles cover (overlaps counted twice).
+        public let damagedPixels: Int
         public let quietBefore: Bool
+    }
+
+    /// The whole process's CPU over a run's measured keys, every thread.
+    public struct KeyCPU: Sendable {
+        public let measuredKeys: Int
+        /// Run time of each thread (schedstat), summed: exact, threads alive at both ends.
+        public let nanoseconds: Int
+        /// utime + stime of the process (clock ticks; exited threads included).
+        public let ticks: Int
+        public let wakeups: Int
+        public var nanosecondsPerKey: Double { measuredKeys > 0 ? Double(nanoseconds) / Double(measuredKeys) : 0 }
     }
 
     /// The meter's whole answer for a run of keys.
     public struct KeyRun: Sendable {
         public let keys: [Key]
         public let readyQuiet: Bool
+        /// With a pid: the process's CPU over the measured keys.
+        public let cpu: KeyCPU?
         public var measured: [Key] { keys.filter { !$0.warmup } }
         public var missed: Int { measured.filter { $0.latencyMicroseconds == nil }.count }
     }
@@ -221,10 +236,15 @@ public final class BenchSession: @unchecked Sendable {
         let measured = lines.filter { $0["type"] as? String == "key" }.map { line in
             Key(key: line["key"] as? String ?? "?", warmup: line["warmup"] as? Bool ?? false,
                 latencyMicroseconds: line["latency_us"] as? Int, lastMicroseconds: line["last_us"] as? Int,
-                frames: line["frames"] as? Int ?? 0, quietBefore: line["quiet_before"] as? Bool ?? true)
+                frames: line["frames"] as? Int ?? 0, damagedPixels: line["area"] as? Int ?? 0,
+                quietBefore: line["quiet_before"] as? Bool ?? true)
         }
         let ready = lines.first { $0["type"] as? String == "ready" }?["quiet"] as? Bool ?? false
-        return KeyRun(keys: measured, readyQuiet: ready)
+        let cpu = lines.first { $0["type"] as? String == "cpu" }.map { line in
+            KeyCPU(measuredKeys: line["measured"] as? Int ?? 0, nanoseconds: line["cpu_ns"] as? Int ?? 0,
+                   ticks: line["cpu_ticks"] as? Int ?? 0, wakeups: line["wakeups"] as? Int ?? 0)
+        }
+        return KeyRun(keys: measured, readyQuiet: ready, cpu: cpu)
     }
 
     /// What `paint-meter idle` saw over its window.

@@ -35,4 +35,15 @@ enum Format {
     static func ratio(_ value: Double) -> String { value.isFinite ? String(format: "%.2f×", value) : "—" }
     static func mib(_ kib: Double) -> String { String(format: "%.1f MiB", kib / 1024) }
     static func seconds(_ value: Double) -> String { String(format: "%.3f s", value) }
+    /// "12,345 px"
+    static func pixels(_ value: Double) -> String {
+        let whole = Int(value.rounded())
+        let digits = String(whole)
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return grouped + " px"
+    }
 }

@@ -36,6 +36,10 @@ struct KeyCase {
     var latency: [Program: [Double]] = [:]
     var last: [Program: [Double]] = [:]
     var frames: [Program: [Double]] = [:]
+    /// Damaged pixels per measured key with a paint.
+    var damage: [Program: [Double]] = [:]
+    /// The whole process's CPU per measured key, one value per round (ns).
+    var cpuPerKey: [Program: [Double]] = [:]
     var missed: [Program: Int] = [:]
     var notQuiet: [Program: Int] = [:]
     var title: String {
@@ -226,6 +230,11 @@ final class Benchmark {
                 result.latency[program, default: []] += measured.compactMap { $0.latencyMicroseconds.map(Double.init) }
                 result.last[program, default: []] += measured.compactMap { $0.lastMicroseconds.map(Double.init) }
                 result.frames[program, default: []] += measured.filter { $0.latencyMicroseconds != nil }.map { Double($0.frames) }
+                result.damage[program, default: []] += measured.filter { $0.latencyMicroseconds != nil }.map { Double($0.damagedPixels) }
+                guard let cpu = run.cpu, cpu.measuredKeys > 0 else {
+                    throw BenchmarkError("\(program.label): the meter reported no CPU for the keys (\(result.title))")
+                }
+                result.cpuPerKey[program, default: []].append(cpu.nanosecondsPerKey)
                 result.missed[program, default: 0] += run.missed
                 result.notQuiet[program, default: 0] += measured.filter { !$0.quietBefore }.count + (run.readyQuiet ? 0 : 1)
                 let summary = Summary(measured.compactMap { $0.latencyMicroseconds.map(Double.init) })
@@ -264,6 +273,24 @@ extension Benchmark {
             rows.append(GoalRow(goal: "Keystroke → first paint, \(c.title): p90", composer: Format.ms(mine.p90),
                                 reference: Format.ms(theirs.p90) + " (GtkTextView)", ratio: Format.ratio(p90),
                                 target: "≤ 1.1×", pass: p90 <= 1.1))
+            if let mineCPU = Summary(c.cpuPerKey[.composer] ?? []), let theirsCPU = Summary(c.cpuPerKey[.textview] ?? []) {
+                let ratio = mineCPU.median / theirsCPU.median
+                rows.append(GoalRow(goal: "CPU per keystroke, whole process, \(c.title) (median of rounds)",
+                                    composer: Format.ms(mineCPU.median / 1000), reference: Format.ms(theirsCPU.median / 1000) + " (GtkTextView)",
+                                    ratio: Format.ratio(ratio), target: "≤ 1.15×", pass: ratio <= 1.15))
+            }
+            if let mineFrames = Summary(c.frames[.composer] ?? []), let theirsFrames = Summary(c.frames[.textview] ?? []) {
+                rows.append(GoalRow(goal: "Frames per key, \(c.title)", composer: String(format: "%.2f", mineFrames.mean),
+                                    reference: String(format: "%.2f", theirsFrames.mean) + " (GtkTextView)",
+                                    ratio: Format.ratio(mineFrames.mean / theirsFrames.mean), target: "≤ 1×",
+                                    pass: mineFrames.mean <= theirsFrames.mean))
+            }
+            if let mineArea = Summary(c.damage[.composer] ?? []), let theirsArea = Summary(c.damage[.textview] ?? []), theirsArea.mean > 0 {
+                rows.append(GoalRow(goal: "Damaged pixels per key, \(c.title)", composer: Format.pixels(mineArea.mean),
+                                    reference: Format.pixels(theirsArea.mean) + " (GtkTextView)",
+                                    ratio: Format.ratio(mineArea.mean / theirsArea.mean), target: "≤ 1×",
+                                    pass: mineArea.mean <= theirsArea.mean))
+            }
         }
         if let mine = idle[.composer], let theirs = idle[.textview] {
             rows.append(GoalRow(goal: "Idle \(options.idleSeconds) s, focused: CPU", composer: Format.seconds(mine.cpuSeconds),
@@ -321,17 +348,23 @@ extension Benchmark {
             + "\(Workload.simpleWarmup.count) warm-up keys. Simple IM: letters and spaces, inserted. ibus-anthy: romaji "
             + "composing kana in the preedit, each word cancelled with Escape (Escape measured too). The 1 MB draft "
             + "(\(options.draftBytes) bytes at most, Latin and Japanese lines) is given to both with `--text-file`, caret at the end. "
-            + "\"Last paint\": the last damage of the key's burst; \"frames\": damage bursts per key.")
+            + "\"Last paint\": the last damage of the key's burst; \"frames\": damage bursts per key; \"damaged px\": "
+            + "the pixels of the key's X Damage rectangles (summed). \"CPU/key\": the whole process (every thread, the GL "
+            + "renderer's llvmpipe threads too: schedstat run time from /proc) from the first measured key to the "
+            + "process's quiet after the last (no damage and under 5% CPU for 80 ms), over the measured keys; the median "
+            + "of the rounds.")
         out.append("")
-        out.append("| Case | Program | Keys | Median | p90 | Mean | Min | Max | Last paint median | Frames/key | Missed | Not quiet |")
-        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        out.append("| Case | Program | Keys | Median | p90 | Mean | Min | Max | Last paint median | Frames/key | Damaged px/key | CPU/key | Missed | Not quiet |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for c in keyCases {
             for program in [Program.composer, .textview] {
                 guard let s = Summary(c.latency[program] ?? []) else { continue }
                 let last = Summary(c.last[program] ?? []).map { Format.ms($0.median) } ?? "—"
                 let frames = Summary(c.frames[program] ?? []).map { String(format: "%.2f", $0.mean) } ?? "—"
+                let area = Summary(c.damage[program] ?? []).map { Format.pixels($0.mean) } ?? "—"
+                let cpu = Summary(c.cpuPerKey[program] ?? []).map { Format.ms($0.median / 1000) } ?? "—"
                 out.append("| \(c.title) | \(program.label) | \(s.count) | \(Format.ms(s.median)) | \(Format.ms(s.p90)) | "
-                    + "\(Format.ms(s.mean)) | \(Format.ms(s.min)) | \(Format.ms(s.max)) | \(last) | \(frames) | "
+                    + "\(Format.ms(s.mean)) | \(Format.ms(s.min)) | \(Format.ms(s.max)) | \(last) | \(frames) | \(area) | \(cpu) | "
                     + "\(c.missed[program] ?? 0) | \(c.notQuiet[program] ?? 0) |")
             }
         }
@@ -373,7 +406,10 @@ extension Benchmark {
         var cases: [[String: Any]] = []
         for c in keyCases {
             var programs: [String: Any] = [:]
-            for (program, values) in c.latency { programs[program.rawValue] = ["latency_us": values, "last_us": c.last[program] ?? []] }
+            for (program, values) in c.latency { programs[program.rawValue] = ["latency_us": values, "last_us": c.last[program] ?? [],
+                                                                                     "frames": c.frames[program] ?? [],
+                                                                                     "damaged_px": c.damage[program] ?? [],
+                                                                                     "cpu_ns_per_key_by_round": c.cpuPerKey[program] ?? []] }
             cases.append(["case": c.title, "programs": programs])
         }
         var idleOut: [String: Any] = [:]

@@ -42,8 +42,18 @@ struct PaintMeterTests {
             #expect((key.latencyMicroseconds ?? 0) > 0, "latency of \(key.key)")
             #expect((key.lastMicroseconds ?? 0) >= (key.latencyMicroseconds ?? 0))
             #expect(key.frames >= 1)
+            // A typed letter repaints at least the glyph's cell.
+            #expect(key.damagedPixels >= 20, "damaged pixels of \(key.key): \(key.damagedPixels)")
         }
         #expect(run.missed == 0)
+        // The whole process's CPU over the measured keys (the warm-up's not counted): every
+        // key made the process work, so the run time is not 0, and the tick count (utime +
+        // stime) is never below 0.
+        let cpu = try #require(run.cpu, "no cpu line with --pid")
+        #expect(cpu.measuredKeys == keys.count)
+        #expect(cpu.nanoseconds > 0)
+        #expect(cpu.ticks >= 0)
+        #expect(cpu.wakeups > 0, "the process woke up for the keys")
 
         // The keys really reached the text view: it prints its text when it exits.
         #expect(try app.stop() == 0)
