@@ -72,6 +72,24 @@ final class Benchmark {
         tools = try BenchTools.build(into: directory, in: session)
     }
 
+    /// A crash's backtrace on the composer's stderr, which the meter keeps (a statically
+    /// linked Swift runtime finds no backtracer of its own: it is named here when the
+    /// toolchain has one). Read only when a program crashes; the programs run the same.
+    static let crashEnvironment: [String: String] = {
+        let swift = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .map { String($0) + "/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let swift else { return [:] }
+        let backtracer = URL(fileURLWithPath: swift).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("../libexec/swift/linux/swift-backtrace-static").standardized.path
+        guard FileManager.default.isExecutableFile(atPath: backtracer) else { return [:] }
+        return ["SWIFT_BACKTRACE": "enable=yes,interactive=no,swift-backtrace=\(backtracer)"]
+    }()
+
+    /// The environment a program runs with beyond the session's.
+    func environment(_ program: Program) -> [String: String] {
+        program == .composer || program == .composerLargeDirectory ? Self.crashEnvironment : [:]
+    }
+
     func command(_ program: Program, in bench: BenchSession, draft: URL?) -> [String] {
         switch program {
         case .composer:
@@ -113,10 +131,13 @@ final class Benchmark {
     }
 
     /// Stops the app and checks it ended well and logged no GLib problem.
-    func finish(_ app: BenchSession.App, _ program: Program) throws {
+    /// Stops `app` (SIGTERM); a program that logged a GLib problem or did not exit 0 fails
+    /// the run, and its session's logs (the program's whole output) are kept.
+    func finish(_ app: BenchSession.App, _ program: Program, in bench: BenchSession) throws {
         let status = try app.stop()
         let output = app.output
         let problems = BenchSession.glibProblems(in: output)
+        if !problems.isEmpty || status != 0 { bench.session.markFailed() }
         guard problems.isEmpty else {
             throw BenchmarkError("\(program.label) logged GLib warnings or criticals:\n" + problems.prefix(5).joined(separator: "\n"))
         }
@@ -138,7 +159,7 @@ final class Benchmark {
     func warmUp(_ bench: BenchSession) throws {
         let app = try bench.start([tools.textview])
         _ = try bench.type(["a"], window: app.window, pid: app.pid)
-        try finish(app, .textview)
+        try finish(app, .textview, in: bench)
     }
 
     func run() throws {
@@ -168,10 +189,10 @@ final class Benchmark {
             // Rotated each launch: no program always goes first after the previous one exits.
             for k in 0..<programs.count {
                 let program = programs[(launch + k) % programs.count]
-                let app = try bench.start(command(program, in: bench, draft: nil))
+                let app = try bench.start(command(program, in: bench, draft: nil), environment: environment(program))
                 startup[program, default: []].append(Double(app.firstFrameMicroseconds))
                 startupRSS[program, default: []].append(Double(app.rssKiB))
-                try finish(app, program)
+                try finish(app, program, in: bench)
             }
             say("start-up \(launch + 1)/\(options.startups): "
                 + programs.map { "\($0.rawValue) \(Format.ms(startup[$0]!.last!))" }.joined(separator: ", "))
@@ -187,13 +208,13 @@ final class Benchmark {
     func measureIdle(_ bench: BenchSession) throws {
         let programs = [Program.composer, .textview, .window]
         // Started together, so the wait past the start-up housekeeping is paid once.
-        let apps = try programs.map { try bench.start(command($0, in: bench, draft: nil)) }
+        let apps = try programs.map { try bench.start(command($0, in: bench, draft: nil), environment: environment($0)) }
         Thread.sleep(until: Date().addingTimeInterval(Double(Self.startupHousekeeping.components.seconds)))
         for (program, app) in zip(programs, apps) {
             noteRenderer(program, pid: app.pid)
             let result = try bench.idle(window: app.window, pid: app.pid, seconds: options.idleSeconds)
             idle[program] = result
-            try finish(app, program)
+            try finish(app, program, in: bench)
             say("idle \(program.rawValue): \(Format.seconds(result.cpuSeconds)) CPU (run \(Format.seconds(result.runSeconds))), "
                 + "\(result.wakeups) wake-ups \(Self.wakers(result)), \(result.frames) frames, RSS \(Format.mib(Double(result.rssKiB)))")
         }
@@ -221,11 +242,12 @@ final class Benchmark {
         for round in 0..<options.rounds {
             let order: [Program] = round % 2 == 0 ? [.composer, .textview] : [.textview, .composer]
             for program in order {
-                let app = try bench.start(command(program, in: bench, draft: draftURL), timeout: .seconds(120))
+                let app = try bench.start(command(program, in: bench, draft: draftURL), environment: environment(program),
+                                          timeout: .seconds(120))
                 noteRenderer(program, pid: app.pid)
                 if anthy { try bench.waitForEngine(window: app.window, pid: app.pid) }
                 let run = try bench.type(keys, warmup: warmup, window: app.window, pid: app.pid)
-                try finish(app, program)
+                try finish(app, program, in: bench)
                 let measured = run.measured
                 result.latency[program, default: []] += measured.compactMap { $0.latencyMicroseconds.map(Double.init) }
                 result.last[program, default: []] += measured.compactMap { $0.lastMicroseconds.map(Double.init) }
