@@ -82,6 +82,18 @@ struct PlacementPairingTests {
         #expect(pairing.current?.rect == Self.onScreen(Self.caretB))
     }
 
+    /// The final CI of this session: the inspector's views called their contexts after each
+    /// of the text view's calls, so no message ever followed one of ours alone.
+    @Test func theFcitx5PathIsAlsoLearnedFromAMessageAtTheTextViewsCaret() {
+        var pairing = PlacementPairing()
+        pairing.textViewCalled(rect: Self.caretA)
+        pairing.otherWidgetCalled()
+        do { let taken = pairing.received(Self.fcitx("/ic/9", PixelRect(x: 700, y: 30, width: 0, height: 17)), onScreen: Self.onScreen); #expect(!taken) }
+        do { let taken = pairing.received(Self.fcitx("/ic/3", Self.onScreen(Self.caretA)!), onScreen: Self.onScreen); #expect(taken) }
+        #expect(pairing.fcitxPath == "/ic/3")
+        #expect(pairing.current?.rect == Self.onScreen(Self.caretA))
+    }
+
     @Test func aFcitx5MessageWhereAnOlderCaretIsOnTheScreenIsThatCaretsAnswer() {
         var pairing = PlacementPairing(fcitxPath: "/ic/3")
         pairing.textViewCalled(rect: Self.caretA)

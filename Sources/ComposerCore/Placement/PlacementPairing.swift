@@ -12,7 +12,8 @@
 /// IBus messages are matched to the text view's calls by serial; a message answering an
 /// older call than the latest is left out. Fcitx5 messages carry no serial: the text view's
 /// input context path is learned from a message that followed a call of the text view's
-/// with no other widget's call in between, and then only that path is read. Either way, a
+/// with no other widget's call in between, or that is where one of its carets is on the
+/// screen; then only that path is read. Either way, a
 /// rectangle that is where an older given rectangle is on the screen (not the newest's) is
 /// an older call's answer, left out. `current` is the message that answers the latest
 /// rectangle given, nil until one arrives.
@@ -105,8 +106,12 @@ public struct PlacementPairing: Sendable {
             if let fcitxPath {
                 guard path == fcitxPath else { return false }
             } else {
-                // Only a message that can be nobody else's teaches the path.
-                guard calledByTextView, !othersSinceOurs else { return false }
+                // Only a message that can be nobody else's teaches the path: one right after
+                // the text view's call, or one that is where a caret it gave is on the screen
+                // (the inspector's own views call their contexts after nearly every event, so
+                // the first kind may never come).
+                let atOurCaret = recentGiven.contains { onScreen($0) == message.rect }
+                guard (calledByTextView && !othersSinceOurs) || atOurCaret else { return false }
                 fcitxPath = path
             }
         }
