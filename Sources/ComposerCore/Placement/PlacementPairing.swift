@@ -93,6 +93,8 @@ public struct PlacementPairing: Sendable {
     /// should have sent it (X11: the root window); nil where that cannot be computed.
     /// Returns whether the message was taken as the text view's (a reading is then due).
     public mutating func received(_ message: Message, onScreen: (PixelRect) -> PixelRect?) -> Bool {
+        // Where each remembered caret is on the screen, read once (each is an X round trip).
+        let expected = recentGiven.map(onScreen)
         switch message.origin {
         case let .ibus(connection, serial):
             guard let index = pendingSerials.firstIndex(where: { $0.connection == connection && $0.serial == serial }) else {
@@ -110,13 +112,12 @@ public struct PlacementPairing: Sendable {
                 // the text view's call, or one that is where a caret it gave is on the screen
                 // (the inspector's own views call their contexts after nearly every event, so
                 // the first kind may never come).
-                let atOurCaret = recentGiven.contains { onScreen($0) == message.rect }
+                let atOurCaret = expected.contains { $0 == message.rect }
                 guard (calledByTextView && !othersSinceOurs) || atOurCaret else { return false }
                 fcitxPath = path
             }
         }
         // Where an older rectangle is on the screen, not the newest: an older call's answer.
-        let expected = recentGiven.map(onScreen)
         if let newest = expected.last ?? nil, message.rect != newest,
            expected.dropLast().contains(where: { $0 == message.rect }) {
             return false
