@@ -125,17 +125,28 @@ extension InputMethodWire {
 /// the main thread gets them.
 public enum InputMethodWire {
     private static var handler: ((SentRect) -> Void)?
+    private static var keyHandler: ((String) -> Void)?
     private static var ibusBus: UnsafeMutableRawPointer?
     /// The IBusBus's connection now (it changes when ibus-daemon restarts).
     fileprivate static var ibusConnection: OpaquePointer?
     private static var fcitxMonitor: OpaquePointer?
     private static var fcitxMonitorRefused = false
+    /// Times BecomeMonitor went unanswered (each blocked the main thread up to two seconds).
+    private static var fcitxMonitorTimeouts = 0
     private static var fcitxSenders: [String: Bool] = [:]
 
     /// Sends each rectangle read from now on to `handler` (one for the process).
     public static func onSent(_ handler: @escaping (SentRect) -> Void) {
         noteMainThread()
         self.handler = handler
+    }
+
+    /// Sends the input context path of each key this process's Fcitx5 module forwards from
+    /// now on (`ProcessKeyEvent`) to `handler`: the module forwards keys only for the
+    /// context that has the focus, so a key sent while a widget has it is that widget's.
+    public static func onFcitxKeySent(_ handler: @escaping (String) -> Void) {
+        noteMainThread()
+        keyHandler = handler
     }
 
     /// Starts reading IBus's messages, once the IBus module is loaded (libibus is then in
@@ -174,7 +185,6 @@ public enum InputMethodWire {
         if fcitxMonitor != nil { return true }
         // A bus that refuses a monitor refuses it again: asked once per process.
         guard !fcitxMonitorRefused else { return false }
-        fcitxMonitorRefused = true
         var error: UnsafeMutablePointer<GError>?
         guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             g_clear_error(&error)
@@ -188,7 +198,7 @@ public enum InputMethodWire {
             return false
         }
         g_dbus_connection_add_filter(monitor, fcitxMonitorFilter, nil, nil)
-        let rules = ["SetCursorRect", "SetCursorRectV2"].map {
+        let rules = ["SetCursorRect", "SetCursorRectV2", "ProcessKeyEvent"].map {
             "type='method_call',interface='org.fcitx.Fcitx.InputContext1',member='\($0)'"
         }
         let strv = rules.map { g_variant_new_string($0) }
@@ -198,41 +208,53 @@ public enum InputMethodWire {
                                                 "org.freedesktop.DBus.Monitoring", "BecomeMonitor", arguments,
                                                 nil, G_DBUS_CALL_FLAGS_NONE, 2_000, nil, &error)
         guard let reply else {
+            // A bus that refuses a monitor refuses it again: asked no more. One that did
+            // not answer in time (a loaded machine) is asked again at the next call, twice.
+            let timedOut = error.map { $0.pointee.domain == g_io_error_quark() && $0.pointee.code == G_IO_ERROR_TIMED_OUT.rawValue } ?? false
+            if timedOut { fcitxMonitorTimeouts += 1 }
+            if !timedOut || fcitxMonitorTimeouts >= 3 { fcitxMonitorRefused = true }
             g_clear_error(&error)
             g_object_unref(monitor.rawPointer)
             return false
         }
         g_variant_unref(reply)
         fcitxMonitor = monitor
-        fcitxMonitorRefused = false
         return true
     }
 
     fileprivate static func deliver(_ reading: WireReading) {
         if let sender = reading.sender {
-            // Only this process's module: the session bus carries every app's.
+            // Only this process's module: the session bus carries every app's. (A question
+            // the bus did not answer is asked again with the sender's next message.)
             if fcitxSenders[sender] == nil { fcitxSenders[sender] = isThisProcess(sender) }
             guard fcitxSenders[sender] == true else { return }
-            handler?(SentRect(via: reading.via, rect: reading.rect, ibusConnection: 0, ibusSerial: nil, fcitxPath: reading.path))
-        } else {
-            handler?(SentRect(via: reading.via, rect: reading.rect, ibusConnection: reading.connection,
+            if let rect = reading.rect {
+                handler?(SentRect(via: reading.via, rect: rect, ibusConnection: 0, ibusSerial: nil, fcitxPath: reading.path))
+            } else {
+                keyHandler?(reading.path)
+            }
+        } else if let rect = reading.rect {
+            handler?(SentRect(via: reading.via, rect: rect, ibusConnection: reading.connection,
                               ibusSerial: reading.serial, fcitxPath: nil))
         }
     }
 
-    private static func isThisProcess(_ sender: String) -> Bool {
+    /// Whether the bus says `sender` is this process; nil when it did not answer.
+    private static func isThisProcess(_ sender: String) -> Bool? {
         var error: UnsafeMutablePointer<GError>?
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             g_clear_error(&error)
-            return false
+            return nil
         }
         defer { g_object_unref(bus.rawPointer) }
         let arguments = [g_variant_new_string(sender)].withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
         guard let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                                       "GetConnectionUnixProcessID", arguments, nil, G_DBUS_CALL_FLAGS_NONE,
                                                       2_000, nil, &error) else {
+            // A sender gone already is not this process (this process's connection is up).
+            let gone = error.map { g_dbus_error_get_remote_error($0).map { String(cString: $0) } } ?? nil
             g_clear_error(&error)
-            return false
+            return gone == "org.freedesktop.DBus.Error.NameHasNoOwner" ? false : nil
         }
         defer { g_variant_unref(reply) }
         let pid = g_variant_get_child_value(reply, 0)!
@@ -244,7 +266,8 @@ public enum InputMethodWire {
 /// One reading, carried from the GDBus worker thread to the main thread.
 private nonisolated final class WireReading: @unchecked Sendable {
     let via: String
-    let rect: ReadRect
+    /// The rectangle; nil for a key (`ProcessKeyEvent`).
+    let rect: ReadRect?
     /// The message's sender, for readings off the session bus (other processes' too).
     let sender: String?
     /// The input context's object path, and the message's serial on its connection.
@@ -253,7 +276,7 @@ private nonisolated final class WireReading: @unchecked Sendable {
     /// The connection the message went out on (IBus's: serials count per connection).
     let connection: Int
 
-    init(via: String, rect: ReadRect, sender: String?, message: OpaquePointer, connection: OpaquePointer?) {
+    init(via: String, rect: ReadRect?, sender: String?, message: OpaquePointer, connection: OpaquePointer?) {
         self.via = via
         self.rect = rect
         self.sender = sender
@@ -306,9 +329,12 @@ private let fcitxMonitorFilter: GDBusMessageFilterFunction = { _, message, incom
     let type = g_dbus_message_get_message_type(message)
     guard type == G_DBUS_MESSAGE_TYPE_METHOD_CALL || type == G_DBUS_MESSAGE_TYPE_SIGNAL else { return message }
     if type == G_DBUS_MESSAGE_TYPE_METHOD_CALL, let memberName = g_dbus_message_get_member(message),
-       let senderName = g_dbus_message_get_sender(message), let rect = WireReading.rect(of: message) {
-        WireReading(via: "fcitx5 " + String(cString: memberName), rect: rect, sender: String(cString: senderName),
-                    message: message, connection: nil).post()
+       let senderName = g_dbus_message_get_sender(message) {
+        let member = String(cString: memberName)
+        let rect = WireReading.rect(of: message)
+        if rect != nil || member == "ProcessKeyEvent" {
+            WireReading(via: "fcitx5 " + member, rect: rect, sender: String(cString: senderName), message: message, connection: nil).post()
+        }
     }
     g_object_unref(message.rawPointer)
     return nil

@@ -94,6 +94,30 @@ struct PlacementPairingTests {
         #expect(pairing.current?.rect == Self.onScreen(Self.caretA))
     }
 
+    /// Run under load: GTK told the module the caret only once typing stopped, at a
+    /// rectangle no message followed alone and the module had sent before the watch began;
+    /// the keys typed were forwarded on the text view's own context all along.
+    @Test func aKeyForwardedWhileTheTextViewHasTheFocusTeachesItsFcitx5Path() {
+        var pairing = PlacementPairing()
+        pairing.textViewSentKey(fcitxPath: "/ic/1")
+        #expect(pairing.fcitxPath == "/ic/1")
+        pairing.textViewCalled(rect: Self.caretA)
+        pairing.otherWidgetCalled()
+        // A few pixels off where caret A is now (the input moved after the module sent),
+        // after another widget's call: still the text view's, by its path.
+        var moved = Self.onScreen(Self.caretA)!
+        moved.y -= 3
+        do { let taken = pairing.received(Self.fcitx("/ic/1", moved), onScreen: Self.onScreen); #expect(taken) }
+        do { let taken = pairing.received(Self.fcitx("/ic/4", Self.onScreen(Self.caretA)!), onScreen: Self.onScreen); #expect(!taken) }
+        #expect(pairing.current?.rect == moved)
+        // A key says more than a guess from rectangles: a path learned wrongly is replaced.
+        var guessed = PlacementPairing()
+        guessed.textViewCalled(rect: Self.caretB)
+        do { let taken = guessed.received(Self.fcitx("/ic/9", Self.onScreen(Self.caretB)!), onScreen: Self.onScreen); #expect(taken) }
+        guessed.textViewSentKey(fcitxPath: "/ic/1")
+        #expect(guessed.fcitxPath == "/ic/1")
+    }
+
     @Test func aFcitx5MessageWhereAnOlderCaretIsOnTheScreenIsThatCaretsAnswer() {
         var pairing = PlacementPairing(fcitxPath: "/ic/3")
         pairing.textViewCalled(rect: Self.caretA)

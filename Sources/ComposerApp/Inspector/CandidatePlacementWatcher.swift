@@ -73,6 +73,10 @@ final class CandidatePlacementWatcher {
                     schedule()
                 }
             }
+            InputMethodWire.onFcitxKeySent { [weak self] path in
+                guard let self, gtk_widget_has_focus(textView) != 0 else { return }
+                pairing.textViewSentKey(fcitxPath: path)
+            }
             watchWire()
             let display = gtk_widget_get_display(textView)!
             screenWatch = X11Screen.watchTopLevels(on: display) { [weak self] in self?.schedule() }

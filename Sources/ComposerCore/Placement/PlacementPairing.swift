@@ -11,9 +11,11 @@
 ///
 /// IBus messages are matched to the text view's calls by serial; a message answering an
 /// older call than the latest is left out. Fcitx5 messages carry no serial: the text view's
-/// input context path is learned from a message that followed a call of the text view's
-/// with no other widget's call in between, or that is where one of its carets is on the
-/// screen; then only that path is read. Either way, a
+/// input context path is learned from a key the module forwarded while the text view had
+/// the focus (`textViewSentKey`: Fcitx5's module forwards keys for the focused context
+/// only), or, before any, from a message that followed a call of the text view's with no
+/// other widget's call in between, or that is where one of its carets is on the screen;
+/// then only that path is read. Either way, a
 /// rectangle that is where an older given rectangle is on the screen (not the newest's) is
 /// an older call's answer, left out. `current` is the message that answers the latest
 /// rectangle given, nil until one arrives.
@@ -82,6 +84,13 @@ public struct PlacementPairing: Sendable {
         given = rect
         othersSinceOurs = false
         calledByTextView = true
+    }
+
+    /// The module forwarded a key for its input context at `fcitxPath` while the text view
+    /// had the focus: that context is the text view's (it is taken over any path learned
+    /// from rectangles, which is a guess).
+    public mutating func textViewSentKey(fcitxPath path: String) {
+        fcitxPath = path
     }
 
     /// Another widget's IM context was given a rectangle.
