@@ -143,11 +143,20 @@ struct ChecklistEndToEndTests {
         try Self.press("s", cs, until: "한 again") { $0["ev"]?.stringValue == "preedit" && $0["text"]?.stringValue == "한" }
         try Self.press("Return", cs, until: "한 confirmed") { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "한 한" }
         try Self.press("Return", cs, until: "the send") { $0["ev"]?.stringValue == "send" }
-        try cs.xdotool.key(["ctrl+shift+c"])
-        let report = try Wait.until("the checklist's report on the clipboard", timeout: .seconds(20)) { () -> String? in
+        // Copied again until it names the engine: the inspector asks the daemons off the
+        // main thread, and a report copied before they answered says the engine is not
+        // known yet (seen on a loaded machine).
+        var copies: [String] = []
+        let report = try Wait.until("the checklist's report on the clipboard, naming the engine", timeout: .seconds(30)) { () -> String? in
+            try cs.xdotool.key(["ctrl+shift+c"])
             let read = try cs.session.run("/usr/bin/python3", [Self.engines.appendingPathComponent("read_clipboard.py").path])
-            return read.succeeded && read.stdout.hasPrefix("## Input method checklist") ? read.stdout : nil
+            guard read.succeeded, read.stdout.hasPrefix("## Input method checklist") else { return nil }
+            copies.append(read.stdout)
+            return read.stdout.contains("Fcitx5 input method: hangul") ? read.stdout : nil
         }
+        // A copy taken before the daemons answered says so; none says the lab lacks data.
+        #expect(copies.allSatisfy { $0.contains("the lab's fcitx5-hangul data") || $0.contains("the engine in use is not known yet") },
+                "\(copies)")
         #expect(report.contains("- what to type: the lab's fcitx5-hangul data"), "\(report)")
         #expect(report.contains("- ✔ **Compose and commit**: passed: “한"), "\(report)")
         #expect(report.contains("- ✔ **Enter confirms, then sends**: passed: Return confirmed “한”; the next Return sent “한 한”"), "\(report)")
@@ -155,8 +164,15 @@ struct ChecklistEndToEndTests {
                 "\(report)")
         #expect(report.contains("Fcitx5 input method: hangul"), "\(report)")
         // The rectangles read are the text view's own, not the inspector's widgets' (their
-        // IM contexts send theirs too): Fcitx5 sends the caret, on the input's line.
-        try cs.trace.waitFor("a placement with what Fcitx5's module sent") { $0["ev"]?.stringValue == "placement" && $0["sent"] != nil }
+        // IM contexts send theirs too): Fcitx5 sends the caret, on the input's line. The
+        // module sends only when the caret moved, and on a loaded machine GTK told it the
+        // caret only once the typing above had stopped (at the empty input's caret, which
+        // it had sent before the inspector opened): a key that moves the caret now.
+        let composing = cs.trace.entries.count
+        try cs.xdotool.key(["g"])
+        try cs.trace.waitFor("a placement with what Fcitx5's module sent", from: composing) {
+            $0["ev"]?.stringValue == "placement" && $0["sent"] != nil
+        }
         let placements = try cs.trace.events(named: "placement").map { line -> CandidatePlacement in
             guard case .placement(let placement) = try TraceEvent.decode(line).event else { throw HarnessError("\(line)") }
             return placement

@@ -146,7 +146,8 @@ final class IMEInspector {
 
     /// What the checklist says to type: the lab's data for the engine in use, else generic words.
     var checklistWords: ChecklistWords {
-        guard let slug = ChecklistWords.slug(forEngine: environment?.engineName ?? ""), let labDirectory else { return .generic }
+        guard let environment, environment.hasAnswered else { return .engineNotYetKnown }
+        guard let slug = ChecklistWords.slug(forEngine: environment.engineName), let labDirectory else { return .generic }
         if let cached = wordsCache[slug] { return cached }
         let file = labDirectory + "/" + slug + ".json"
         let words = (try? String(contentsOfFile: file, encoding: .utf8)).flatMap { ChecklistWords(engineFile: $0, slug: slug) } ?? .generic

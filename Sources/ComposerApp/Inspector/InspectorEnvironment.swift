@@ -20,6 +20,8 @@ final class InspectorEnvironment {
     private var asking = false
     private var layout: String?
     private var engines: [(String, String)] = []
+    /// Whether the daemons answered once (until then the engine in use is not known).
+    private(set) var hasAnswered = false
 
     /// While true, the engines are asked again every two seconds.
     var watching = false {
@@ -51,6 +53,7 @@ final class InspectorEnvironment {
             ("GTK", "\(gtk_get_major_version()).\(gtk_get_minor_version()).\(gtk_get_micro_version())"),
         ]
         if let layout { facts.append(("keyboard layout", layout)) }
+        if !hasAnswered { facts.append(("input method", "being asked")) }
         return facts + engines
     }
 
@@ -91,6 +94,7 @@ final class InspectorEnvironment {
         }, then: { [weak self] answers in
             guard let self else { return }
             asking = false
+            hasAnswered = true
             if let layout = answers.layout { self.layout = layout }
             engines = []
             if let ibus = answers.ibus, !ibus.isEmpty { engines.append(("IBus engine", ibus)) }

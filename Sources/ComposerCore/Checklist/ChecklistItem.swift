@@ -85,6 +85,12 @@ public struct ChecklistWords: Equatable, Sendable {
     public static let generic = ChecklistWords(compose: ["k", "a", "n", "a"], showing: "", commitKeys: ["Return"],
                                                afterBackSpace: "", source: "generic words (the lab has no data for this engine)")
 
+    /// Before the input method daemons answered which engine is in use (a report copied
+    /// then says so, not that the lab lacks data).
+    public static let engineNotYetKnown = ChecklistWords(compose: generic.compose, showing: "", commitKeys: ["Return"],
+                                                         afterBackSpace: "",
+                                                         source: "generic words (the engine in use is not known yet)")
+
     var composeDescription: String {
         compose.joined(separator: " ") + (showing.isEmpty ? " (a word your engine composes)" : " (it shows “\(showing)”)")
     }
