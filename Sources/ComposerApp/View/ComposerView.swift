@@ -75,7 +75,10 @@ final class ComposerView {
 
         inputScroller = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(opaque(inputScroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_propagate_natural_height(opaque(inputScroller), 1)
+        // Not propagate-natural-height: the input's height is InputSizer's (min and max content
+        // height, exact). Propagated, the text view's natural height is the height of all of
+        // its text GTK has laid out so far, and until its validation ends each frame lays out
+        // the whole draft again (a 1 MB draft: four frames of 3.5 s each at start, docs/benchmarks.md).
         gtk_scrolled_window_set_child(opaque(inputScroller), textView)
         gtk_widget_set_hexpand(inputScroller, 1)
         // Room for a dozen characters whatever else the input bar shows (counter, Trim, the
