@@ -258,7 +258,7 @@ bench: deps
 	  $(BENCH_BUILD)/release/keystroke-cpu --markdown $(BENCH_DIR)/keystroke-cpu.md; \
 	fi
 	SWIFT=$(SWIFT) Benchmarks/assemble-report.sh $(BENCH_DIR)/app.md $(BENCH_DIR)/completion.md \
-	  $(BENCH_DIR)/keystroke-cpu.md > $(BENCH_DIR)/benchmarks.md
+	  $(BENCH_DIR)/keystroke-cpu.md Benchmarks/findings.md > $(BENCH_DIR)/benchmarks.md
 	mv $(BENCH_DIR)/benchmarks.md docs/benchmarks.md
 	@echo "make bench: wrote docs/benchmarks.md"
 
