@@ -134,6 +134,8 @@ public enum InputMethodWire {
     /// Times BecomeMonitor went unanswered (each blocked the main thread up to two seconds).
     private static var fcitxMonitorTimeouts = 0
     private static var fcitxSenders: [String: Bool] = [:]
+    /// Times the bus did not say whose a sender is (each blocked up to two seconds).
+    private static var fcitxSenderQuestionsUnanswered: [String: Int] = [:]
 
     /// Sends each rectangle read from now on to `handler` (one for the process).
     public static func onSent(_ handler: @escaping (SentRect) -> Void) {
@@ -225,8 +227,16 @@ public enum InputMethodWire {
     fileprivate static func deliver(_ reading: WireReading) {
         if let sender = reading.sender {
             // Only this process's module: the session bus carries every app's. (A question
-            // the bus did not answer is asked again with the sender's next message.)
-            if fcitxSenders[sender] == nil { fcitxSenders[sender] = isThisProcess(sender) }
+            // the bus did not answer is asked again with the sender's next message, twice;
+            // then the sender is taken for another app's.)
+            if fcitxSenders[sender] == nil {
+                if let answer = isThisProcess(sender) {
+                    fcitxSenders[sender] = answer
+                } else {
+                    fcitxSenderQuestionsUnanswered[sender, default: 0] += 1
+                    if fcitxSenderQuestionsUnanswered[sender]! >= 3 { fcitxSenders[sender] = false }
+                }
+            }
             guard fcitxSenders[sender] == true else { return }
             if let rect = reading.rect {
                 handler?(SentRect(via: reading.via, rect: rect, ibusConnection: 0, ibusSerial: nil, fcitxPath: reading.path))
