@@ -157,6 +157,20 @@ struct ChecklistJudgeTests {
         #expect(ChecklistItem.composeAndCommit.instruction(.generic, limit: LengthLimit()).contains("k a n a (a word your engine composes)"))
     }
 
+    /// Seen under load: a report copied before the daemons answered said the lab had no data
+    /// for the engine. It says the engine is not known yet, and still what to type.
+    @Test func aReportCopiedBeforeTheEngineIsKnownSaysSo() {
+        let (judge, rows) = Self.judged([])
+        let report = ChecklistReport.markdown(environment: [("IM module", "fcitx"), ("input method", "being asked")],
+                                              words: .engineNotYetKnown, limit: LengthLimit(), judge: judge, rows: rows,
+                                              transcripts: [:])
+        #expect(report.contains("- what to type: generic words (the engine in use is not known yet)"), "\(report)")
+        #expect(report.contains("- input method: being asked"), "\(report)")
+        #expect(!report.contains("no data for this engine"), "\(report)")
+        #expect(ChecklistItem.composeAndCommit.instruction(.engineNotYetKnown, limit: LengthLimit())
+            == ChecklistItem.composeAndCommit.instruction(.generic, limit: LengthLimit()))
+    }
+
     @Test func theReportListsEveryItemAndTheFailedRows() {
         let (judge, rows) = Self.judged(Self.composeInu + [.focus(in: false), .preeditEnd])
         let report = ChecklistReport.markdown(environment: [("IM module", "ibus")], words: .generic, limit: LengthLimit(),
