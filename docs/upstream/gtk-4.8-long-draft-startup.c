@@ -39,8 +39,10 @@
  * the natural height (1), and changing the input's height once the window was shown while
  * most of the text is not validated yet (64, also from an idle: 4096). The same height set
  * before the window is shown costs nothing (8, and 8+64+2048, where the later fits find
- * nothing to change). The composer stopped propagating (4e4430b); its input is still
- * fitted after the first frame: docs/benchmarks.md, "Where the work goes".
+ * nothing to change), and so does a change of a few pixels (8+64+2048 with the later fit
+ * 3 px taller; 80 -> 108 px too). The composer stopped propagating (4e4430b) and gives a
+ * long draft's input about its final height before the window is shown (d49e021): one
+ * layout per paragraph, as here in mode 0. docs/benchmarks.md, "Where the work goes".
  */
 #include <gtk/gtk.h>
 #include <stdlib.h>
