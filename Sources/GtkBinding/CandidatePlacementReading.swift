@@ -185,11 +185,13 @@ public enum InputMethodWire {
     @discardableResult
     public static func watchFcitx5() -> Bool {
         if fcitxMonitor != nil { return true }
-        // A bus that refuses a monitor refuses it again: asked once per process.
+        // A bus that refuses a monitor refuses it again, and one that cannot be reached will
+        // not be: tried no more (each try blocks the main thread).
         guard !fcitxMonitorRefused else { return false }
         var error: UnsafeMutablePointer<GError>?
         guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             g_clear_error(&error)
+            fcitxMonitorRefused = true
             return false
         }
         defer { g_free(address) }
@@ -197,6 +199,7 @@ public enum InputMethodWire {
             | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         guard let monitor = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
             g_clear_error(&error)
+            fcitxMonitorRefused = true
             return false
         }
         g_dbus_connection_add_filter(monitor, fcitxMonitorFilter, nil, nil)
