@@ -48,4 +48,10 @@ import Testing
     @Test func aNewWidthAlwaysRemeasures() {
         #expect(InputGrowth.needsRemeasure(editFrom: nil, lastParagraphStart: 0, bottomMoved: false, measuredThrough: 50))
     }
+
+    @Test func aLongDraftIsGivenSixLinesOfItsFontBeforeTheWindowIsShown() {
+        #expect(InputGrowth.estimatedFullHeight(draftBytes: 2048, lineHeight: 17, verticalPadding: 12) == 6 * 17 + 12)
+        #expect(InputGrowth.estimatedFullHeight(draftBytes: 2047, lineHeight: 17, verticalPadding: 12) == nil)
+        #expect(InputGrowth.estimatedFullHeight(draftBytes: 1_000_000, lineHeight: 0, verticalPadding: 12) == nil)
+    }
 }

@@ -99,7 +99,10 @@ struct PlacementPairingTests {
     /// the keys typed were forwarded on the text view's own context all along.
     @Test func aKeyForwardedWhileTheTextViewHasTheFocusTeachesItsFcitx5Path() {
         var pairing = PlacementPairing()
-        pairing.textViewSentKey(fcitxPath: "/ic/1")
+        // A key sent while the inspector's entry had the focus is that entry's.
+        pairing.keySent(fcitxPath: "/ic/7", textViewHasFocus: false)
+        #expect(pairing.fcitxPath == nil)
+        pairing.keySent(fcitxPath: "/ic/1", textViewHasFocus: true)
         #expect(pairing.fcitxPath == "/ic/1")
         pairing.textViewCalled(rect: Self.caretA)
         pairing.otherWidgetCalled()
@@ -114,7 +117,7 @@ struct PlacementPairingTests {
         var guessed = PlacementPairing()
         guessed.textViewCalled(rect: Self.caretB)
         do { let taken = guessed.received(Self.fcitx("/ic/9", Self.onScreen(Self.caretB)!), onScreen: Self.onScreen); #expect(taken) }
-        guessed.textViewSentKey(fcitxPath: "/ic/1")
+        guessed.keySent(fcitxPath: "/ic/1", textViewHasFocus: true)
         #expect(guessed.fcitxPath == "/ic/1")
     }
 

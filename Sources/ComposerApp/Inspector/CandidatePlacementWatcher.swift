@@ -74,8 +74,8 @@ final class CandidatePlacementWatcher {
                 }
             }
             InputMethodWire.onFcitxKeySent { [weak self] path in
-                guard let self, gtk_widget_has_focus(textView) != 0 else { return }
-                pairing.textViewSentKey(fcitxPath: path)
+                guard let self else { return }
+                pairing.keySent(fcitxPath: path, textViewHasFocus: gtk_widget_has_focus(textView) != 0)
             }
             watchWire()
             let display = gtk_widget_get_display(textView)!

@@ -79,25 +79,16 @@ final class InputSizer {
         }
     }
 
-    /// Drafts from this many UTF-8 bytes up are given the full input's height before the
-    /// window is shown (`prefit`); shorter ones are laid out in no time whatever happens.
-    static let prefitBytes = 2048
-
-    /// Gives a long draft's input about its full height before the window is shown; the
-    /// first `fit` then corrects it by a few pixels. Growing the input from one line to six
-    /// once the window is shown, while GTK has validated almost none of a long draft, makes
-    /// GtkTextView lay every paragraph out again in each of the next frames (a 1 MB draft:
-    /// three more passes of 3-4 s each, `docs/upstream/gtk-4.8-long-draft-startup.c`); a
-    /// change of a few pixels costs nothing. The estimate is six lines of the text view's
-    /// font, which lines of a fallback font (CJK, emoji) exceed by a few pixels each.
+    /// Gives a long draft's input about its full height before the window is shown
+    /// (`InputGrowth.estimatedFullHeight` says when and how tall); the first `fit` then
+    /// corrects it by a few pixels.
     func prefit(draftBytes: Int) {
-        guard draftBytes >= Self.prefitBytes, gtk_widget_get_mapped(textView) == 0 else { return }
-        let context = gtk_widget_get_pango_context(textView)
-        guard let metrics = pango_context_get_metrics(context, nil, nil) else { return }
+        guard gtk_widget_get_mapped(textView) == 0,
+              let metrics = pango_context_get_metrics(gtk_widget_get_pango_context(textView), nil, nil) else { return }
         defer { pango_font_metrics_unref(metrics) }
         let lineHeight = Int((Double(pango_font_metrics_get_height(metrics)) / Double(PANGO_SCALE)).rounded(.up))
-        guard lineHeight > 0 else { return }
-        let estimate = 6 * lineHeight + verticalPadding  // InputGrowth.maximumHeight's default maxLines
+        guard let estimate = InputGrowth.estimatedFullHeight(draftBytes: draftBytes, lineHeight: lineHeight,
+                                                             verticalPadding: verticalPadding) else { return }
         gtk_scrolled_window_set_max_content_height(opaque(inputScroller), Int32(estimate))
         gtk_scrolled_window_set_min_content_height(opaque(inputScroller), Int32(estimate))
         gtk_scrolled_window_set_policy(opaque(inputScroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)

@@ -11,8 +11,27 @@ public enum InputGrowth {
     ///   - verticalPadding: space above and below the text inside the input.
     /// - Returns: the height at which the input stops growing, or nil while the text has at
     ///   most `maxLines` display lines (the input is exactly as tall as its content).
+    /// The display lines the input shows before it scrolls.
+    public static let shownLines = 6
+
+    /// Drafts from this many UTF-8 bytes up get `estimatedFullHeight` before the window is
+    /// shown; shorter ones are laid out in no time whatever happens.
+    public static let estimateFromBytes = 2048
+
+    /// The input's height for a draft given at start, before the window is shown and its
+    /// lines can be measured: `shownLines` lines of the font plus the padding for a draft of
+    /// `estimateFromBytes` or more, nil for a shorter one (measured once shown). Growing the
+    /// input from one line to six once the window is shown, while GTK has validated almost
+    /// none of a long draft, makes GtkTextView lay every paragraph out again in each of the
+    /// next frames (docs/upstream/gtk-4.8-long-draft-startup.c); the later exact fit differs
+    /// by a few pixels (lines of a CJK fallback font are taller), which costs nothing.
+    public static func estimatedFullHeight(draftBytes: Int, lineHeight: Int, verticalPadding: Int) -> Int? {
+        guard draftBytes >= estimateFromBytes, lineHeight > 0 else { return nil }
+        return shownLines * lineHeight + max(0, verticalPadding)
+    }
+
     public static func maximumHeight(displayLineBottoms: [Int], verticalPadding: Int,
-                                     maxLines: Int = 6) -> Int? {
+                                     maxLines: Int = shownLines) -> Int? {
         let maxLines = max(1, maxLines)
         guard displayLineBottoms.count > maxLines else { return nil }
         return displayLineBottoms[maxLines - 1] + max(0, verticalPadding)

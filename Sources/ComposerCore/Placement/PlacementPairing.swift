@@ -12,7 +12,7 @@
 /// IBus messages are matched to the text view's calls by serial; a message answering an
 /// older call than the latest is left out. Fcitx5 messages carry no serial: the text view's
 /// input context path is learned from a key the module forwarded while the text view had
-/// the focus (`textViewSentKey`: Fcitx5's module forwards keys for the focused context
+/// the focus (`keySent`: Fcitx5's module forwards keys for the focused context
 /// only), or, before any, from a message that followed a call of the text view's with no
 /// other widget's call in between, or that is where one of its carets is on the screen;
 /// then only that path is read. Either way, a
@@ -86,10 +86,12 @@ public struct PlacementPairing: Sendable {
         calledByTextView = true
     }
 
-    /// The module forwarded a key for its input context at `fcitxPath` while the text view
-    /// had the focus: that context is the text view's (it is taken over any path learned
-    /// from rectangles, which is a guess).
-    public mutating func textViewSentKey(fcitxPath path: String) {
+    /// The module forwarded a key for its input context at `fcitxPath`. Sent while the text
+    /// view had the focus, that context is the text view's (it is taken over any path
+    /// learned from rectangles, which is a guess); sent while another widget had it, it
+    /// says nothing about the text view's.
+    public mutating func keySent(fcitxPath path: String, textViewHasFocus: Bool) {
+        guard textViewHasFocus else { return }
         fcitxPath = path
     }
 
