@@ -187,35 +187,60 @@ public struct MatrixReport: Sendable {
     }
 }
 
-/// Installed Debian packages' versions, read from dpkg's status file (no subprocess).
+/// Installed Debian packages: their versions and which owns a file, asked of `dpkg-query`
+/// (dpkg's database files are its own business: their format is not an interface).
 public enum DebianPackages {
-    /// The installed package that owns `path`, from dpkg's file lists (`dpkg -S` without
-    /// a subprocess), if any.
-    public static func owner(of path: String, info: URL = URL(fileURLWithPath: "/var/lib/dpkg/info", isDirectory: true)) -> String? {
-        guard let files = try? FileManager.default.contentsOfDirectory(at: info, includingPropertiesForKeys: nil) else { return nil }
-        for file in files where file.pathExtension == "list" {
-            guard let text = try? String(contentsOf: file, encoding: .utf8),
-                  text.split(separator: "\n").contains(where: { $0 == path }) else { continue }
-            // "ibus-m17n.list", "libfoo:amd64.list"
-            return String(file.deletingPathExtension().lastPathComponent.split(separator: ":").first ?? "")
+    /// The installed package that owns `path` (`dpkg-query -S`), if any.
+    public static func owner(of path: String) -> String? {
+        query(["--search", path]).flatMap { owner(in: $0, of: path) }
+    }
+
+    /// The first package `dpkg-query -S` names for exactly `path` ("ibus-m17n: /usr/…",
+    /// "libfoo:amd64, libfoo:i386: /usr/…"); diversion lines are not owners.
+    public static func owner(in output: String, of path: String) -> String? {
+        for line in output.split(separator: "\n") where !line.hasPrefix("diversion ") {
+            guard let separator = line.range(of: ": "), line[separator.upperBound...] == path[...] else { continue }
+            let first = line[..<separator.lowerBound].split(separator: ",").first ?? ""
+            let name = first.trimmingCharacters(in: .whitespaces).split(separator: ":").first.map(String.init) ?? ""
+            if !name.isEmpty { return name }
         }
         return nil
     }
 
-    public static func versions(of names: Set<String>, status: URL = URL(fileURLWithPath: "/var/lib/dpkg/status")) -> [String: String] {
-        guard let text = try? String(contentsOf: status, encoding: .utf8) else { return [:] }
+    /// The installed versions of `names` (`dpkg-query -W`); a package not installed is absent.
+    public static func versions(of names: Set<String>) -> [String: String] {
+        guard !names.isEmpty,
+              let output = query(["--show", "--showformat=${Package}\t${Version}\t${db:Status-Status}\n"] + names.sorted())
+        else { return [:] }
+        return versions(in: output, of: names)
+    }
+
+    /// Parses `dpkg-query -W -f '${Package}\t${Version}\t${db:Status-Status}\n'`.
+    public static func versions(in output: String, of names: Set<String>) -> [String: String] {
         var found: [String: String] = [:]
-        for stanza in text.components(separatedBy: "\n\n") {
-            var package: String?, version: String?, installed = false
-            for line in stanza.split(separator: "\n") {
-                if line.hasPrefix("Package: ") { package = String(line.dropFirst(9)) }
-                if line.hasPrefix("Version: ") { version = String(line.dropFirst(9)) }
-                if line.hasPrefix("Status: ") { installed = line.hasSuffix(" installed") }
-            }
-            if let package, let version, installed, names.contains(package), found[package] == nil {
-                found[package] = version
-            }
+        for line in output.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 3, fields[2] == "installed", names.contains(fields[0]), !fields[1].isEmpty,
+                  found[fields[0]] == nil else { continue }
+            found[fields[0]] = fields[1]
         }
         return found
+    }
+
+    /// dpkg-query's standard output; nil if it cannot run. It exits 1 when a name is not
+    /// installed or a path is owned by none, and still prints what it found.
+    private static func query(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dpkg-query")
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
     }
 }
