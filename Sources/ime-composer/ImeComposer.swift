@@ -8,6 +8,7 @@ struct ImeComposer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ime-composer",
         abstract: "A chat message composer that is correct with real input methods.",
+        version: AppVersion.current,
         subcommands: [Run.self, Replay.self, DoctorCommand.self, MatrixCommand.self, RerunCommand.self],
         defaultSubcommand: Run.self
     )
