@@ -2,7 +2,8 @@
 #   make deps    install the Debian packages (scripts/install-deps.sh; no-op when complete)
 #   make build   swift build + the message catalogs (po/ → .build-meson/po/<lang>/LC_MESSAGES/, meson)
 #   make po      regenerate po/ime-composer.pot from the sources and merge it into po/*.po (meson)
-#   make test    deps + build + build tests (a compiler warning in our sources fails it) + run every
+#   make test    deps + build + build tests + the release binary (a compiler warning in our sources
+#                fails it; PackagingTests packages the release binary as make deb does) + run every
 #                suite (Swift Testing; a GLib warning or critical in the output fails it); a summary.
 #                Writes only under .build/; a run that changes what `git status` lists (tracked or
 #                untracked files) fails. A full run (no TEST_ARGS filter) then runs the input-method
@@ -22,7 +23,10 @@
 #   make install release build, installed under $(DESTDIR)$(PREFIX) (default /usr/local):
 #                bin/ime-composer, share/ime-composer/*.jsonl, the .desktop, the icon and
 #                share/locale/<lang>/LC_MESSAGES/ime-composer.mo
+#                and share/metainfo/<app id>.metainfo.xml, share/man/man1/ime-composer.1
 #   make uninstall  remove exactly those files
+#   make deb     the release build as a Debian package, .build/deb/ime-composer_<version>_<arch>.deb
+#                (scripts/build-deb.sh: Depends from dpkg-shlibdeps, checked with lintian)
 # The end-to-end suites start their own Xvfb / D-Bus / IBus through the lab (Sources/IMELab):
 # no xvfb-run is needed and the real desktop is never touched.
 
@@ -39,6 +43,8 @@ BUILD_LOG := .build/make-build.log
 # checks (a suite) write their results where IME_KNOWN_BUGS says; scripts/known-bugs.py makes
 # KNOWN_BUGS_DOC of them (docs/known-bugs.md). All run output, under .build/.
 MATRIX_OUT := .build/ime-matrix
+# Where make deb writes the package.
+DEB_DIR ?= .build/deb
 MATRIX_DOC := .build/ime-matrix.md
 MATRIX_LOG := .build/make-matrix.log
 MATRIX_ARGS ?=
@@ -101,7 +107,7 @@ BINDIR := $(DESTDIR)$(PREFIX)/bin
 DATADIR := $(DESTDIR)$(PREFIX)/share
 # ---------------------------------------------------------------------------------------
 
-.PHONY: all deps build locale po test matrix matrix-doc run bench clean install uninstall transcripts
+.PHONY: all deps build locale po test matrix matrix-doc run bench clean install install-files deb uninstall transcripts
 
 all: build
 
@@ -126,6 +132,13 @@ test: deps locale
 	echo "+ $(SWIFT) build --build-tests"; \
 	set -o pipefail; \
 	$(SWIFT) build --build-tests 2>&1 | tee $(BUILD_LOG) || status=$$?; \
+	release_bin=""; \
+	if [ $$status -eq 0 ]; then \
+	  stage="swift build -c release (the binary PackagingTests packages)"; \
+	  echo "+ $(SWIFT) build -c release --product ime-composer $(SWIFT_RELEASE_FLAGS)"; \
+	  $(SWIFT) build -c release --product ime-composer $(SWIFT_RELEASE_FLAGS) 2>&1 | tee -a $(BUILD_LOG) || status=$$?; \
+	  release_bin="$$($(SWIFT) build -c release $(SWIFT_RELEASE_FLAGS) --show-bin-path)/ime-composer"; \
+	fi; \
 	if [ $$status -eq 0 ]; then \
 	  warnings=$$(grep -E "^$(CURDIR)/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:|warning: .*unhandled" $(BUILD_LOG) | sort -u); \
 	  if [ -n "$$warnings" ]; then \
@@ -137,7 +150,7 @@ test: deps locale
 	  stage="swift test"; \
 	  rm -rf $(KNOWN_BUGS) $(KNOWN_BUGS_DOC); \
 	  echo "+ $(SWIFT) test $(TEST_ARGS)"; \
-	  $(TEST_ENV) $(SWIFT) test $(TEST_ARGS) 2>&1 | tee $(TEST_LOG) || status=$$?; \
+	  $(TEST_ENV) IME_COMPOSER_RELEASE_BIN="$$release_bin" $(SWIFT) test $(TEST_ARGS) 2>&1 | tee $(TEST_LOG) || status=$$?; \
 	  tested=yes; \
 	  full_run=$(if $(TEST_ARGS:--no-parallel=),,yes); \
 	  if [ -n "$$full_run" ]; then \
@@ -269,7 +282,12 @@ clean:
 install: locale
 	$(SWIFT) build -c release --product ime-composer $(SWIFT_RELEASE_FLAGS)
 	bin="$$($(SWIFT) build -c release $(SWIFT_RELEASE_FLAGS) --show-bin-path)" && \
-	  $(INSTALL) -Dm755 "$$bin/ime-composer" "$(BINDIR)/ime-composer"
+	  $(MAKE) --no-print-directory install-files BIN="$$bin/ime-composer"
+
+# What `make install` installs, with the binary BIN already built (make deb uses it too).
+install-files: locale
+	@[ -x "$(BIN)" ] || { echo "install-files: BIN=$(BIN) is not an executable"; exit 2; }
+	$(INSTALL) -Dm755 "$(BIN)" "$(BINDIR)/ime-composer"
 	$(INSTALL) -d "$(DATADIR)/ime-composer"
 	$(INSTALL) -m644 data/*.jsonl "$(DATADIR)/ime-composer/"
 	$(INSTALL) -d "$(DATADIR)/ime-composer/lab/engines"
@@ -277,14 +295,25 @@ install: locale
 	$(INSTALL) -Dm644 data/$(APP_ID).desktop "$(DATADIR)/applications/$(APP_ID).desktop"
 	$(INSTALL) -Dm644 data/icons/hicolor/scalable/apps/$(APP_ID).svg \
 	  "$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
+	$(INSTALL) -Dm644 data/$(APP_ID).metainfo.xml "$(DATADIR)/metainfo/$(APP_ID).metainfo.xml"
+	$(INSTALL) -d "$(DATADIR)/man/man1"
+	/usr/bin/python3 scripts/man-page.py "$(BIN)" > "$(DATADIR)/man/man1/ime-composer.1"
+	chmod 644 "$(DATADIR)/man/man1/ime-composer.1"
 	for lang in $(LINGUAS); do \
 	  $(INSTALL) -Dm644 $(MESON_BUILD)/po/$$lang/LC_MESSAGES/ime-composer.mo \
 	    "$(DATADIR)/locale/$$lang/LC_MESSAGES/ime-composer.mo"; \
 	done
 
+# The Debian package of the release build `make run` starts (Swift runtime static), in
+# DEB_DIR: scripts/build-deb.sh (dpkg-shlibdeps computes Depends; lintian checks it).
+deb: deps locale
+	$(SWIFT) build -c release --product ime-composer $(SWIFT_RELEASE_FLAGS)
+	./scripts/build-deb.sh "$(RELEASE_BIN)" "$(DEB_DIR)"
+
 uninstall:
 	rm -f "$(BINDIR)/ime-composer" "$(DATADIR)/applications/$(APP_ID).desktop" \
-	  "$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
+	  "$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg" \
+	  "$(DATADIR)/metainfo/$(APP_ID).metainfo.xml" "$(DATADIR)/man/man1/ime-composer.1"
 	rm -f $(addprefix "$(DATADIR)/ime-composer/",$(notdir $(wildcard data/*.jsonl)))
 	rm -f $(addprefix "$(DATADIR)/ime-composer/lab/engines/",$(notdir $(wildcard data/lab/engines/*.json)))
 	-rmdir "$(DATADIR)/ime-composer/lab/engines" "$(DATADIR)/ime-composer/lab"
