@@ -104,7 +104,7 @@ public final class ComposerController {
         scheduler.settleBeforeEachFrame(of: ui.window)
 
         ui.buffer.replaceAll(with: options.initialText)
-        ui.inputSizer.prefit(draftBytes: options.initialText.utf8.count)
+        ui.inputSizer.prefit(draft: options.initialText)
         gtk_text_buffer_set_modified(ui.buffer.pointer, 0)
         let caret = model.selection.caret
         ui.buffer.select(anchor: caret, caret: caret)

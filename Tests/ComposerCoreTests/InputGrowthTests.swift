@@ -54,4 +54,17 @@ import Testing
         #expect(InputGrowth.estimatedFullHeight(draftBytes: 2047, lineHeight: 17, verticalPadding: 12) == nil)
         #expect(InputGrowth.estimatedFullHeight(draftBytes: 1_000_000, lineHeight: 0, verticalPadding: 12) == nil)
     }
+
+    @Test func theEstimateSampleHoldsTheFirstSixParagraphsAtMostTwoThousandScalars() {
+        let paragraphs = (1...10).map { "line \($0) 日本語" }.joined(separator: "\n")
+        let sample = InputGrowth.estimateSample(of: paragraphs)
+        #expect(sample == (1...6).map { "line \($0) 日本語" }.joined(separator: "\n") + "\n")
+        #expect(InputGrowth.estimateSample(of: "short") == "short")
+        #expect(InputGrowth.estimateSample(of: "") == "")
+        let oneParagraph = String(repeating: "あ", count: 5000)
+        #expect(InputGrowth.estimateSample(of: oneParagraph).unicodeScalars.count == InputGrowth.sampleScalars)
+        // A scalar at a time: a combining mark may be cut from its base (only heights matter).
+        let marks = String(repeating: "e\u{301}", count: 1500)
+        #expect(InputGrowth.estimateSample(of: marks).unicodeScalars.count == InputGrowth.sampleScalars)
+    }
 }

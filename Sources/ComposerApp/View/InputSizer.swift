@@ -79,19 +79,37 @@ final class InputSizer {
         }
     }
 
-    /// Gives a long draft's input about its full height before the window is shown
-    /// (`InputGrowth.estimatedFullHeight` says when and how tall); the first `fit` then
-    /// corrects it by a few pixels.
-    func prefit(draftBytes: Int) {
+    /// Gives a long draft's input its full height before the window is shown, or a little
+    /// more (`InputGrowth.estimatedFullHeight` says when, how tall, and why never less); the
+    /// first `fit` then sets the exact height.
+    func prefit(draft: String) {
         guard gtk_widget_get_mapped(textView) == 0,
-              let metrics = pango_context_get_metrics(gtk_widget_get_pango_context(textView), nil, nil) else { return }
-        defer { pango_font_metrics_unref(metrics) }
-        let lineHeight = Int((Double(pango_font_metrics_get_height(metrics)) / Double(PANGO_SCALE)).rounded(.up))
-        guard let estimate = InputGrowth.estimatedFullHeight(draftBytes: draftBytes, lineHeight: lineHeight,
+              let estimate = InputGrowth.estimatedFullHeight(draftBytes: draft.utf8.count,
+                                                             lineHeight: tallestLine(of: InputGrowth.estimateSample(of: draft)),
                                                              verticalPadding: verticalPadding) else { return }
         gtk_scrolled_window_set_max_content_height(opaque(inputScroller), Int32(estimate))
         gtk_scrolled_window_set_min_content_height(opaque(inputScroller), Int32(estimate))
         gtk_scrolled_window_set_policy(opaque(inputScroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+    }
+
+    /// The height of the tallest line of `sample` laid out unwrapped with the text view's
+    /// font (fallback fonts included), and at least the font's own line height.
+    private func tallestLine(of sample: Substring) -> Int {
+        var tallest = 0
+        if let metrics = pango_context_get_metrics(gtk_widget_get_pango_context(textView), nil, nil) {
+            tallest = Int((Double(pango_font_metrics_get_height(metrics)) / Double(PANGO_SCALE)).rounded(.up))
+            pango_font_metrics_unref(metrics)
+        }
+        guard let layout = gtk_widget_create_pango_layout(textView, String(sample)) else { return tallest }
+        defer { g_object_unref(layout.rawPointer) }
+        guard let iterator = pango_layout_get_iter(layout) else { return tallest }
+        defer { pango_layout_iter_free(iterator) }
+        repeat {
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iterator, nil, &logical)
+            tallest = max(tallest, Int((Double(logical.height) / Double(PANGO_SCALE)).rounded(.up)))
+        } while pango_layout_iter_next_line(iterator) != 0
+        return tallest
     }
 
     /// Ends any scroll of the input while it grows: it then shows all of its text, so there

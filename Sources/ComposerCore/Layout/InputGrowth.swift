@@ -19,15 +19,52 @@ public enum InputGrowth {
     public static let estimateFromBytes = 2048
 
     /// The input's height for a draft given at start, before the window is shown and its
-    /// lines can be measured: `shownLines` lines of the font plus the padding for a draft of
-    /// `estimateFromBytes` or more, nil for a shorter one (measured once shown). Growing the
-    /// input from one line to six once the window is shown, while GTK has validated almost
-    /// none of a long draft, makes GtkTextView lay every paragraph out again in each of the
-    /// next frames (docs/upstream/gtk-4.8-long-draft-startup.c); the later exact fit differs
-    /// by a few pixels (lines of a CJK fallback font are taller), which costs nothing.
+    /// lines can be measured: `shownLines` lines of `lineHeight` plus the padding for a draft
+    /// of `estimateFromBytes` or more, nil for a shorter one (measured once shown).
+    ///
+    /// Two reasons it must be there, and not below the height the first fit finds:
+    /// - Growing the input from one line to six once the window is shown, while GTK has
+    ///   validated almost none of a long draft, makes GtkTextView lay every paragraph out
+    ///   again in each of the next frames (docs/upstream/gtk-4.8-long-draft-startup.c).
+    /// - GTK validates the lines of the height the text view has when it is first shown.
+    ///   Grown afterwards, even by a few pixels, the text view's first frames paint a band
+    ///   below its validated lines, and GTK 4.8 then draws every line to the end of the
+    ///   buffer (`gtk_text_layout_snapshot`: the band's bottom line is not found, so the
+    ///   last line drawn is the buffer's last), frame after frame while the cursor blinks
+    ///   (its animation's frames come before GTK's validation idle): a 100 KB draft over
+    ///   its limit made 12,200 text and 27,000 underline render nodes a frame for 10 s and
+    ///   kept 100 MB of them (Benchmarks/findings.md).
+    ///
+    /// So `lineHeight` is the tallest line of `estimateSample(of:)` as the text view's
+    /// font draws it (fallback fonts included: a line of kanji is taller than the font's
+    /// own), which no display line of the first six exceeds.
     public static func estimatedFullHeight(draftBytes: Int, lineHeight: Int, verticalPadding: Int) -> Int? {
         guard draftBytes >= estimateFromBytes, lineHeight > 0 else { return nil }
         return shownLines * lineHeight + max(0, verticalPadding)
+    }
+
+    /// The most of a draft `estimateSample(of:)` takes (Unicode scalars): at the input's
+    /// narrowest, far more than six display lines.
+    public static let sampleScalars = 2000
+
+    /// The start of `text` whose lines hold the input's first `shownLines` display lines:
+    /// through its `shownLines`-th paragraph, at most `sampleScalars` scalars. Laid out
+    /// without wrapping, its tallest line is at least as tall as each of those display lines
+    /// (wrapping splits a paragraph's glyphs; it never makes a line taller).
+    public static func estimateSample(of text: String) -> Substring {
+        var paragraphs = 0
+        var taken = 0
+        var index = text.unicodeScalars.startIndex
+        while index != text.unicodeScalars.endIndex, taken < sampleScalars {
+            let scalar = text.unicodeScalars[index]
+            index = text.unicodeScalars.index(after: index)
+            taken += 1
+            if scalar == "\n" {
+                paragraphs += 1
+                if paragraphs == shownLines { break }
+            }
+        }
+        return Substring(text.unicodeScalars[..<index])
     }
 
     public static func maximumHeight(displayLineBottoms: [Int], verticalPadding: Int,
