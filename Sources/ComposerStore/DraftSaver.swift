@@ -57,6 +57,20 @@ public final class DraftSaver: @unchecked Sendable {
         queue.sync { self.writePending() }
     }
 
+    /// Writes everything asked for so far, then closes the database: its files are closed
+    /// when this returns, not whenever the saver's worker lets the store go. A later request
+    /// opens it again.
+    /// - Returns: the notice if something could not be written.
+    @discardableResult
+    public func close() -> StoreNotice? {
+        queue.sync {
+            let notice = self.writePending()
+            try? self.store?.close()
+            self.store = nil
+            return notice
+        }
+    }
+
     private func enqueue(_ write: MessageWrite) {
         lock.withLock {
             pendingMessages.append(write)

@@ -36,6 +36,16 @@ public final class ProfileStore: Sendable {
         self.pool = pool
     }
 
+    /// Closes the database's connections now (its files are no longer open when this
+    /// returns) rather than when the last reference goes, on whatever thread drops it.
+    /// Everything is checkpointed into the database file first: a reader that cannot use
+    /// the WAL (`StoreOpener.readOnlyState`, for a profile turned read-only) sees it all.
+    /// The store must not be used afterwards.
+    public func close() throws {
+        _ = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        try pool.close()
+    }
+
     /// Opens the pool, waiting like the busy timeout while another connection holds the
     /// database: switching a new database to WAL answers SQLITE_BUSY at once, without the
     /// busy handler, while another connection is opening it too.

@@ -50,11 +50,14 @@ struct SmallDisk {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 || arguments.first == "dd" else {
-            throw CommandFailed(command: arguments.joined(separator: " "), status: process.terminationStatus)
+            throw CommandFailed(command: arguments.joined(separator: " "), status: process.terminationStatus,
+                                stderr: said.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return process.terminationStatus
     }
@@ -63,5 +66,6 @@ struct SmallDisk {
 struct CommandFailed: Error, CustomStringConvertible {
     let command: String
     let status: Int32
-    var description: String { "\(command) exited with \(status)" }
+    let stderr: String
+    var description: String { "\(command) exited with \(status)" + (stderr.isEmpty ? "" : ": \(stderr)") }
 }
