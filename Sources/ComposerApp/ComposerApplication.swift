@@ -77,8 +77,9 @@ public enum ComposerApplication {
         defer { free(argv[0]) }
         let status = g_application_run(cast(app), 1, &argv)
         // However the loop ended (a window closed by the window manager ends it without
-        // our exit), nothing pending is left unwritten.
-        controller?.flushProfile()
+        // our exit), nothing pending is left unwritten, and the database is closed with all
+        // of it in its file (not only in the WAL).
+        controller?.closeProfile()
         controller = nil
         g_object_unref(app.rawPointer)
         return status

@@ -85,6 +85,10 @@ struct DraftPersistenceEndToEndTests {
         try cs.trace.waitFor("the text") { $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == "typed just now" }
         #expect(try cs.terminateApp() == 0)
         #expect(Self.savedDraft(in: profile)?.text == "typed just now")
+        // All of it in the database file, none left only in the WAL: a profile that is
+        // read-only at the next start is read without the WAL (StoreOpener.readOnlyState).
+        #expect(StoreOpener.readOnlyState(directory: profile)?.draft.text == "typed just now",
+                "the draft is not in the database file itself after the app exited")
         let mode = PrivateFiles.mode(of: profile.path)
         #expect(mode == 0o700, "the profile directory is private: \(String(describing: mode))")
         for name in [ProfileStore.fileName, RecentItems.fileName] {

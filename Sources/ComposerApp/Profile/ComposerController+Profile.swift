@@ -55,4 +55,7 @@ extension ComposerController {
 
     /// Writes the draft and everything pending now (tests; every exit path does it).
     public func flushProfile() { draftKeeper?.flush(model) }
+
+    /// Writes what is pending and closes the profile's database (the process is ending).
+    public func closeProfile() { draftKeeper?.close(model) }
 }

@@ -79,6 +79,16 @@ final class DraftKeeper {
         return notice
     }
 
+    /// The last exit step: writes like `flush`, then closes the database with everything
+    /// checkpointed into its file. Left in the WAL, a draft would be invisible to the
+    /// read-only restore (`StoreOpener.readOnlyState`) should the profile be read-only at
+    /// the next start.
+    @discardableResult
+    func close(_ model: ComposerModel) -> StoreNotice? {
+        let notice = flush(model)
+        return saver.close() ?? notice
+    }
+
     /// The saver finished an attempt (on the main loop): the logout is let go once nothing
     /// is waiting.
     func writesReported() {
