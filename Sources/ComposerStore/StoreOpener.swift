@@ -35,12 +35,40 @@ public enum StoreOpener {
     public static func readOnlyState(directory: URL) -> SavedState? {
         let url = directory.appendingPathComponent(ProfileStore.fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        // A WAL left by a process that did not close the database (killed, crashed) holds
+        // the newest writes, and the immutable open below ignores it: read a private copy
+        // instead, where SQLite replays it.
+        let wal = URL(fileURLWithPath: url.path + "-wal")
+        if let size = (try? FileManager.default.attributesOfItem(atPath: wal.path))?[.size] as? Int, size > 0,
+           let state = stateFromPrivateCopy(of: url, wal: wal) {
+            return state
+        }
         var configuration = Configuration()
         configuration.readonly = true
         // SQLite cannot open a WAL database read-only where it cannot create the `-shm`
         // file, unless told the file cannot change: on a read-only file system it cannot.
         let escaped = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) ?? url.path
         guard let queue = try? DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration) else { return nil }
+        return try? ProfileStore.load(from: queue)
+    }
+
+    /// The state of a copy of the database and its WAL in a private temporary directory,
+    /// opened for writing there so that SQLite replays the WAL; the copy is removed.
+    static func stateFromPrivateCopy(of url: URL, wal: URL) -> SavedState? {
+        let fileManager = FileManager.default
+        let directory = fileManager.temporaryDirectory
+            .appendingPathComponent("ime-composer-read-only-\(getpid())-\(UUID().uuidString)")
+        guard (try? fileManager.createDirectory(at: directory, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])) != nil else { return nil }
+        defer { try? fileManager.removeItem(at: directory) }
+        let copy = directory.appendingPathComponent(ProfileStore.fileName)
+        do {
+            try fileManager.copyItem(at: url, to: copy)
+            try fileManager.copyItem(at: wal, to: URL(fileURLWithPath: copy.path + "-wal"))
+        } catch {
+            return nil
+        }
+        guard let queue = try? DatabaseQueue(path: copy.path) else { return nil }
         return try? ProfileStore.load(from: queue)
     }
 

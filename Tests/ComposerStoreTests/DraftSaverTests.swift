@@ -60,6 +60,32 @@ struct DraftSaverTests {
         #expect(state.draft.text == "after")
     }
 
+    @Test("a draft left in the WAL by a process that never closed the database is read the read-only way")
+    func walLeftBehind() throws {
+        let written = try ScratchDirectory()
+        defer { written.remove() }
+        let saver = DraftSaver(directory: written.url, store: nil) { _ in }
+        saver.recordSent("sent before", draftAfter: .empty)
+        saver.save(Draft(text: "only in the WAL", caret: 4))
+        #expect(saver.flush() == nil)
+        // What a killed app leaves: the files as they are while the database is still open.
+        let left = try ScratchDirectory()
+        defer { left.remove() }
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(atPath: written.path(ProfileStore.fileName + suffix),
+                                             toPath: left.path(ProfileStore.fileName + suffix))
+        }
+        let walSize = try FileManager.default.attributesOfItem(atPath: left.path(ProfileStore.fileName + "-wal"))[.size] as? Int
+        #expect((walSize ?? 0) > 0, "nothing in the WAL: the test would prove nothing")
+        let restored = try #require(StoreOpener.readOnlyState(directory: left.url))
+        #expect(restored.draft.text == "only in the WAL")
+        #expect(restored.messages.map(\.text) == ["sent before"])
+        // Read without writing: the profile's files are as they were, no copy left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: left.url.path).sorted()
+                == [ProfileStore.fileName, ProfileStore.fileName + "-wal"])
+        saver.close()
+    }
+
     @Test("a read-only profile is reported, its saved draft is still restored and left as it was",
           .enabled(if: SmallDisk.canMount, "mounting a small tmpfs needs root"))
     func readOnly() throws {
