@@ -110,7 +110,7 @@ let package = Package(
         // the tests, the demo, the benchmarks and `ime-composer matrix` use it.
         .target(
             name: "IMELab",
-            dependencies: ["ComposerCore"]
+            dependencies: ["ComposerCore", "EnvironmentProbe"]
         ),
         // What only the suites need on top of the lab: the scripted engine from the source
         // tree, the transcripts kept under Tests/Transcripts.

@@ -1,3 +1,4 @@
+import EnvironmentProbe
 import Foundation
 
 /// A matrix run written down: `matrix.md` for people, `matrix.json` for programs (a cell
@@ -227,20 +228,13 @@ public enum DebianPackages {
         return found
     }
 
-    /// dpkg-query's standard output; nil if it cannot run. It exits 1 when a name is not
-    /// installed or a path is owned by none, and still prints what it found.
+    /// dpkg-query's standard output; nil if it cannot run or does not answer in 10 s. It
+    /// exits 1 when a name is not installed or a path is owned by none, and still prints
+    /// what it found.
     private static func query(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dpkg-query")
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        guard case .success(let output) = BoundedCommand.run(
+            "dpkg-query", arguments, environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"], timeout: 10)
+        else { return nil }
+        return output.stdout
     }
 }
