@@ -115,6 +115,13 @@ static inline void cgtk_text_view_move_cursor(GtkTextView *view, GtkMovementStep
     g_signal_emit_by_name(view, "move-cursor", step, count, extend);
 }
 
+/// Emits an adjustment's "value-changed" without changing its value: a GtkTextView then
+/// lays out the lines its current height shows (gtk_text_view_value_changed validates
+/// them). g_signal_emit_by_name is variadic.
+static inline void cgtk_adjustment_emit_value_changed(GtkAdjustment *adjustment) {
+    g_signal_emit_by_name(adjustment, "value-changed");
+}
+
 /// A boolean property of a GDBusProxy's cache; -1 when unknown.
 static inline int cgtk_dbus_proxy_bool(GDBusProxy *proxy, const char *property) {
     GVariant *value = g_dbus_proxy_get_cached_property(proxy, property);

@@ -117,9 +117,28 @@ final class InputSizer {
     /// line: the caret is below the input's old height, so it starts a scroll animation
     /// (200 ms of frames that all look the same). Called in the layout phase that gives the
     /// input its new height, after GTK started it; a value set without animation ends it.
+    ///
+    /// Full (it scrolls), the caret is shown under the new height instead. GTK 4.8 lays out
+    /// the lines a text view shows only when something invalidated it or it scrolled; a
+    /// text view that grew does neither, and `gtk_text_layout_snapshot` then finds no line
+    /// at the bottom of the new height and draws every line to the end of the buffer: a
+    /// paste of 100,000 lines that grew the input made 200,000 text nodes, 5 s, in one
+    /// frame. Nor does it update its page size while a scroll animates
+    /// (`gtk_text_view_size_allocate` skips it), and the paste had started one for the old
+    /// height. So: the animation is ended (a value set without animation), the text view
+    /// told its value changed (it validates what its new height shows and takes its true
+    /// page size), and the caret scrolled into view under that height.
     func endScrollWhileGrowing() {
-        guard growthCap == nil else { return }
-        gtk_adjustment_set_value(gtk_scrollable_get_vadjustment(OpaquePointer(textView)), 0)
+        let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(textView))!
+        guard growthCap != nil else {
+            gtk_adjustment_set_value(adjustment, 0)
+            return
+        }
+        gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment))
+        cgtk_adjustment_emit_value_changed(adjustment)
+        var caret = GtkTextIter()
+        gtk_text_buffer_get_iter_at_mark(buffer.pointer, &caret, gtk_text_buffer_get_insert(buffer.pointer))
+        gtk_text_view_scroll_to_iter(cast(textView), &caret, 0, 0, 0, 0)
     }
 
     /// The bottom of the text's last display line (exact for the last paragraph's own
