@@ -19,10 +19,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
+        // GTK 4 and libadwaita 1.2 (its pkg-config requires gtk4): one module, so that GTK's
+        // declarations come from one place.
         .systemLibrary(
             name: "CGtk",
-            pkgConfig: "gtk4",
-            providers: [.apt(["libgtk-4-dev"])]
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]
         ),
         // GtkSourceView 5: only the completion benchmark links it (its fuzzy matcher is the yardstick).
         .systemLibrary(

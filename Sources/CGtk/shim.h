@@ -5,6 +5,12 @@
 #define CGTK_SHIM_H
 
 #include <gtk/gtk.h>
+// libadwaita 1.2 (Debian 12): the application, its style manager (the system's dark and
+// high-contrast styles, from the Settings portal or GSettings) and toasts. In this module,
+// not one of its own: two system modules that both include GTK's headers each get their
+// own copy of GTK's declarations, and Swift then failed to find GTK's constants in files
+// that imported only one of them.
+#include <adwaita.h>
 #include <glib-unix.h>
 #include <libintl.h>
 #include <sys/resource.h>

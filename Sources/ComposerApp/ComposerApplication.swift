@@ -3,7 +3,7 @@ import ComposerCore
 import Foundation
 import GtkBinding
 
-/// The GtkApplication around one composer window, and the process's exit paths.
+/// The AdwApplication around one composer window, and the process's exit paths.
 public enum ComposerApplication {
     public static let applicationID = "io.github.imecomposer.ImeComposer"
 
@@ -33,7 +33,9 @@ public enum ComposerApplication {
         let facing = options.inputMethodFacing
         watchGLibProblems(expected: { expectedProblems(facing) })
         MainLoop.drainDispatchMainQueue()
-        let app = gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE)!
+        // libadwaita's application: its styles, and the system's dark and high-contrast
+        // styles followed at run time (`SystemStyle`).
+        let app = adw_application_new(applicationID, G_APPLICATION_NON_UNIQUE)!
         var controller: ComposerController?
         onSignal(app, "activate") {
             guard controller == nil else { return }
@@ -44,14 +46,14 @@ public enum ComposerApplication {
             var inhibitCookie: guint = 0
             composer.inhibitLogout = { [weak composer] on in
                 if on, inhibitCookie == 0, let window = composer?.window {
-                    inhibitCookie = gtk_application_inhibit(app, cast(window), GTK_APPLICATION_INHIBIT_LOGOUT,
+                    inhibitCookie = gtk_application_inhibit(cast(app), cast(window), GTK_APPLICATION_INHIBIT_LOGOUT,
                                                             tr("Saving your draft"))
                 } else if !on, inhibitCookie != 0 {
-                    gtk_application_uninhibit(app, inhibitCookie)
+                    gtk_application_uninhibit(cast(app), inhibitCookie)
                     inhibitCookie = 0
                 }
             }
-            gtk_application_add_window(app, cast(composer.window))
+            gtk_application_add_window(cast(app), cast(composer.window))
             controller = composer
             // People, channels and emoji are read and indexed once the first frame is on
             // screen, off the main thread. Completion and highlighting start when they

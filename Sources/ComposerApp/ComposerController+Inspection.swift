@@ -128,7 +128,19 @@ extension ComposerController {
     /// The committed text's overflow as the buffer's tag shows it (for tests).
     @_spi(Testing) public var overflowTaggedRanges: [Range<Int>] { ui.buffer.ranges(of: ui.tags.overflow) }
     /// Whether the text tags are coloured for a dark theme (nil before the first time).
-    @_spi(Testing) public var tagsStyledForDarkTheme: Bool? { ui.tags.styledDark }
+    @_spi(Testing) public var tagsStyledForDarkStyle: Bool? { ui.tags.styled?.appearance.dark }
+
+    /// The overflow tag's text colour as GTK holds it ("rgb(192,28,40)") (tests).
+    @_spi(Testing) public var overflowTagColor: String {
+        var value = GValue()
+        g_value_init(&value, gdk_rgba_get_type())
+        g_object_get_property(cast(ui.tags.overflow), "foreground-rgba", &value)
+        defer { g_value_unset(&value) }
+        guard let rgba = g_value_get_boxed(&value) else { return "" }
+        let text = gdk_rgba_to_string(rgba.assumingMemoryBound(to: GdkRGBA.self))!
+        defer { g_free(text) }
+        return String(cString: text)
+    }
     @_spi(Testing) public var limitHintShown: String? {
         gtk_widget_get_visible(ui.limitIndicators.limitHint) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.limitIndicators.limitHint))) : nil
     }

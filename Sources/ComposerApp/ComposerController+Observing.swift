@@ -113,17 +113,11 @@ extension ComposerController {
             }
             return false
         }
-        onSignal(ui.textView, "realize", after: true) { [weak self] in self?.ui.tags.style() }
-        // A dark-style switch or a new theme at run time recolours the tags. The settings
-        // outlive the window: the handlers go with it.
-        if let settings = gtk_settings_get_default() {
-            let handlers = ["gtk-application-prefer-dark-theme", "gtk-theme-name"].map { property in
-                onNotify(settings, property: property) { [weak self] in self?.ui.styleTagsAfterNextFrame() }
-            }
-            onSignal(ui.window, "destroy") {
-                for handler in handlers { g_signal_handler_disconnect(settings.rawPointer, handler) }
-            }
-        }
+        // The system's dark or high-contrast style switched at run time: the tags take the
+        // new palette (libadwaita restyles the rest). The style manager outlives the window:
+        // the observer goes with it.
+        let stopObserving = SystemStyle.observe { [weak self] in self?.ui.tags.style() }
+        onSignal(ui.window, "destroy") { stopObserving() }
     }
 }
 

@@ -100,8 +100,7 @@ final class PanelLayout {
     }
 
     private var currentRegions: Regions {
-        Regions(completionRows: completionRowsWanted(), hintShown: gtk_widget_get_visible(ui.limitIndicators.limitHint) != 0,
-                noticeShown: gtk_widget_get_visible(ui.storeNotice) != 0)
+        Regions(completionRows: completionRowsWanted(), hintShown: gtk_widget_get_visible(ui.limitIndicators.limitHint) != 0)
     }
 
     /// Measures the regions, solves, applies the heights in one go, and reports the layout
@@ -113,7 +112,6 @@ final class PanelLayout {
         if separatorHeight == nil { separatorHeight = naturalHeight(ui.separator, width: width) }
         let chrome = separatorHeight!
             + (gtk_widget_get_visible(ui.limitIndicators.limitHint) != 0 ? naturalHeight(ui.limitIndicators.limitHint, width: width) : 0)
-            + (gtk_widget_get_visible(ui.storeNotice) != 0 ? naturalHeight(ui.storeNotice, width: width) : 0)
         let panelHeight = Int(gtk_widget_get_height(ui.panel)) - chrome
         guard width > 0, panelHeight > 0 else { return }
         let event = keyboard
@@ -178,4 +176,4 @@ final class PanelLayout {
 
 private struct Size: Equatable { let width: Int, height: Int }
 
-private struct Regions: Equatable { let completionRows: Int, hintShown: Bool, noticeShown: Bool }
+private struct Regions: Equatable { let completionRows: Int, hintShown: Bool }

@@ -118,6 +118,9 @@ extension GtkWindowSuites {
             defer { GtkFixture.close(composer) }
             let notice = try #require(composer.storeNoticeShown)
             #expect(notice.contains(blocker.path) && notice.contains("Typing goes on"), "\(notice)")
+            // libadwaita 1.2 does not announce a toast: the input, which a screen reader
+            // follows, says it in its description.
+            #expect(composer.inputDescription == notice)
 
             try GtkFixture.xdotool.type("still typing")
             try await GtkFixture.settled(composer, "the text") { composer.model.text == "still typing" }
@@ -131,6 +134,7 @@ extension GtkWindowSuites {
             try await GtkFixture.wait("the notice gone after a save") { composer.storeNoticeShown == nil }
             try await GtkFixture.wait("the whole draft saved") { Self.saved(profileDirectory).draft.text == "still typing!" }
             #expect(composer.storeNoticeShown == nil)
+            #expect(composer.inputDescription == nil)
         }
 
         /// Windows closed while their saves are failing and being retried (the profile cannot

@@ -72,27 +72,54 @@ extension GtkWindowSuites {
             #expect(composer.overflowTaggedRanges == [5..<12])
         }
 
-        /// Switching to the dark style at run time recolours the overflow and highlight tags
-        /// (and back): colours that read on the new background.
-        @Test func aDarkStyleSwitchRecoloursTheTags() async throws {
+        /// The system's style switched at run time — dark, then high contrast, then back — as
+        /// GNOME's Settings does without a portal (GSettings, which libadwaita falls back to):
+        /// the window's colours, the overflow tag's and the inspector's follow, read back
+        /// from GTK.
+        @Test func aSystemStyleSwitchRecoloursTheWindow() async throws {
             let (composer, _) = try await GtkFixture.composer(try Self.options("hello world", limit: 5))
             defer { GtkFixture.close(composer) }
             try await GtkFixture.settled(composer, "the start")
-            #expect(composer.tagsStyledForDarkTheme == false)
-            let settings = try #require(gtk_settings_get_default())
-            func preferDark(_ on: Bool) {
-                var value = GValue()
-                g_value_init(&value, GType(5 << G_TYPE_FUNDAMENTAL_SHIFT))  // G_TYPE_BOOLEAN
-                g_value_set_boolean(&value, on ? 1 : 0)
-                g_object_set_property(cast(settings), "gtk-application-prefer-dark-theme", &value)
-                g_value_unset(&value)
+            try await InspectorWindowTests.openInspector(composer)
+            #expect(composer.tagsStyledForDarkStyle == false)
+            #expect(composer.overflowTagColor == "rgb(192,28,40)")
+            #expect(composer.textIsLight == false)
+            let lightKey = composer.inspectorKindColor("key")
+            let interface = g_settings_new("org.gnome.desktop.interface")!
+            let accessibility = g_settings_new("org.gnome.desktop.a11y.interface")!
+            defer {
+                g_settings_reset(interface, "color-scheme")
+                g_settings_reset(accessibility, "high-contrast")
+                g_object_unref(interface.rawPointer)
+                g_object_unref(accessibility.rawPointer)
             }
-            preferDark(true)
-            defer { preferDark(false) }
-            try await GtkFixture.wait("the tags coloured for the dark style") { composer.tagsStyledForDarkTheme == true }
+
+            g_settings_set_string(interface, "color-scheme", "prefer-dark")
+            try await GtkFixture.wait("the overflow coloured for the dark style") {
+                composer.overflowTagColor == "rgb(255,123,99)"
+            }
+            #expect(composer.tagsStyledForDarkStyle == true)
             #expect(composer.overflowTaggedRanges == [5..<11], "the same text still carries the tag")
-            preferDark(false)
-            try await GtkFixture.wait("the tags coloured for the light style again") { composer.tagsStyledForDarkTheme == false }
+            try await GtkFixture.wait("the window's text light on dark") { composer.textIsLight }
+            try await GtkFixture.wait("the inspector's kinds in their dark colours") {
+                composer.inspectorKindColor("key") == "rgb(120,174,237)"
+            }
+            #expect(lightKey == "rgb(28,113,216)")
+
+            g_settings_set_boolean(accessibility, "high-contrast", 1)
+            try await GtkFixture.wait("the overflow coloured for dark high contrast") {
+                composer.overflowTagColor == "rgb(255,147,138)"
+            }
+            try await GtkFixture.wait("the inspector's kinds in high contrast") {
+                composer.inspectorKindColor("key") == "rgb(153,193,241)"
+            }
+
+            g_settings_reset(interface, "color-scheme")
+            g_settings_reset(accessibility, "high-contrast")
+            try await GtkFixture.wait("the light style again") {
+                composer.overflowTagColor == "rgb(192,28,40)" && !composer.textIsLight
+                    && composer.inspectorKindColor("key") == lightKey
+            }
         }
 
         @Test func theCounterAppearsOnlyNearTheLimit() async throws {

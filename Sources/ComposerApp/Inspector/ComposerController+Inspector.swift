@@ -369,3 +369,28 @@ extension ComposerController {
         return string(fromBorrowed: g_value_get_string(&value))
     }
 }
+
+extension ComposerController {
+    /// The colour GTK draws a kind's filter button's label in ("rgb(28,113,216)"), or nil
+    /// while the inspector was never opened (tests).
+    @_spi(Testing) public func inspectorKindColor(_ name: String) -> String? {
+        guard let kind = InspectorKind(rawValue: name), let button = inspector.pane?.kindButtons[kind],
+              let label = gtk_button_get_child(cast(button)) else { return nil }
+        return Self.color(of: label)
+    }
+
+    /// Whether the input's text is light, as on a dark style (tests).
+    @_spi(Testing) public var textIsLight: Bool {
+        var color = GdkRGBA()
+        gtk_style_context_get_color(gtk_widget_get_style_context(ui.textView), &color)
+        return 0.2126 * color.red + 0.7152 * color.green + 0.0722 * color.blue > 0.5
+    }
+
+    static func color(of widget: UnsafeMutablePointer<GtkWidget>) -> String {
+        var color = GdkRGBA()
+        gtk_style_context_get_color(gtk_widget_get_style_context(widget), &color)
+        let text = gdk_rgba_to_string(&color)!
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+}

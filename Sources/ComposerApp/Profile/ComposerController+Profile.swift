@@ -5,7 +5,7 @@ import Foundation
 import GtkBinding
 
 /// The window's side of the profile's store: restored messages, the saver's reports, the
-/// notice above the messages.
+/// notice in a toast.
 extension ComposerController {
     /// Starts keeping the draft and the messages in `profile` (from `init`).
     func keep(_ profile: ProfileOpening) {
@@ -36,12 +36,12 @@ extension ComposerController {
             ui.showStoreNotice(notice.text)
             FileHandle.standardError.write(Data("ime-composer: \(notice)\n".utf8))
         }
-        panelLayout?.relayout()
     }
 
-    /// The store's notice as shown above the messages, or nil (tests).
+    /// The store's notice while its toast is on screen, or nil (tests).
     public var storeNoticeShown: String? {
-        gtk_widget_get_visible(ui.storeNotice) != 0 ? string(fromBorrowed: gtk_label_get_text(opaque(ui.storeNotice))) : nil
+        guard let notice = ui.noticeShown, ui.toastTexts.contains(notice) else { return nil }
+        return notice
     }
 
     /// What the Send button says ("Save" while the last message is edited) (tests).

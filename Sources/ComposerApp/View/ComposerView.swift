@@ -17,9 +17,15 @@ final class ComposerView {
     /// Sizes the input to its text (`InputSizer`).
     let inputSizer: InputSizer
     let sendButton: UnsafeMutablePointer<GtkWidget>
-    /// What the profile's store must tell the user (a damaged file moved aside, saving
-    /// off); above the messages, hidden while there is nothing to say.
-    let storeNotice: UnsafeMutablePointer<GtkWidget>
+    /// Toasts over the window's content: what the profile's store must tell the user (a
+    /// damaged file moved aside, saving off).
+    let toastOverlay: UnsafeMutablePointer<GtkWidget>
+    /// The store's notice on screen (ours, to dismiss it when the news ends), and its text.
+    private var noticeToast: OpaquePointer?
+    private(set) var noticeShown: String?
+    /// Set when the text view is destroyed (the window closed): a toast dismissed as the
+    /// window goes must not touch it.
+    private var inputGone = false
     /// The vertical stack of regions the layout solver sizes (`PanelLayout`).
     let panel: UnsafeMutablePointer<GtkWidget>
     let inputBar: UnsafeMutablePointer<GtkWidget>
@@ -71,7 +77,7 @@ final class ComposerView {
         cgtk_accessible_set_label(textView, tr("Message"))
         buffer = TextBuffer(gtk_text_view_get_buffer(cast(textView)))
         gtk_text_buffer_set_enable_undo(buffer.pointer, 1)
-        tags = TextTags(buffer: buffer, textView: textView)
+        tags = TextTags(buffer: buffer)
 
         inputScroller = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(opaque(inputScroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
@@ -95,19 +101,6 @@ final class ComposerView {
         gtk_widget_add_css_class(sendButton, "suggested-action")
         gtk_widget_set_valign(sendButton, GTK_ALIGN_END)
         Self.keepFocusOffButton(sendButton)
-
-        storeNotice = cgtk_widget_new_with_role(gtk_label_get_type(), GTK_ACCESSIBLE_ROLE_ALERT)
-        gtk_widget_add_css_class(storeNotice, "store-notice")
-        gtk_widget_add_css_class(storeNotice, "warning")
-        gtk_label_set_wrap(opaque(storeNotice), 1)
-        gtk_label_set_wrap_mode(opaque(storeNotice), PANGO_WRAP_WORD_CHAR)
-        gtk_label_set_xalign(opaque(storeNotice), 0)
-        gtk_label_set_selectable(opaque(storeNotice), 1)
-        for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top,
-                       gtk_widget_set_margin_bottom] {
-            margin(storeNotice, 6)
-        }
-        gtk_widget_set_visible(storeNotice, 0)
 
         typingIndicator = cgtk_widget_new_with_role(gtk_label_get_type(), GTK_ACCESSIBLE_ROLE_STATUS)
         gtk_widget_add_css_class(typingIndicator, "typing-indicator")
@@ -184,7 +177,6 @@ final class ComposerView {
         separator = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)
         // The input says which list it completes from (AT-SPI's "controller for").
         cgtk_accessible_set_controls(textView, completionList.list)
-        gtk_box_append(cast(panel), storeNotice)
         gtk_box_append(cast(panel), messageList.scrolledWindow)
         gtk_box_append(cast(panel), separator)
         gtk_box_append(cast(panel), completionList.container)
@@ -212,10 +204,20 @@ final class ComposerView {
             if widget != panel, widget != inspectorSlot { cgtk_accessible_set_hidden(widget, 1) }
             child = gtk_widget_get_next_sibling(widget)
         }
-        gtk_window_set_child(cast(window), columns)
+        toastOverlay = adw_toast_overlay_new()
+        adw_toast_overlay_set_child(opaque(toastOverlay), columns)
+        gtk_window_set_child(cast(window), toastOverlay)
+        // Destroyed with the window, in an order GTK decides: the text view first or the
+        // toasts first.
+        onSignal(textView, "destroy") { [weak self] in self?.inputGone = true }
+        onSignal(toastOverlay, "destroy") { [weak self] in
+            guard let self, let toast = noticeToast else { return }
+            noticeToast = nil
+            g_object_unref(toast.rawPointer)
+        }
 
         completionList.onSelectionShown = { [weak self] row, spoken in self?.showSuggestion(row, spoken) }
-        // Coloured before any text is laid out; again at realize only if the theme differs.
+        // Coloured before any text is laid out; again when the system's style changes.
         tags.style()
     }
 
@@ -224,14 +226,6 @@ final class ComposerView {
     static func keepFocusOffButton(_ button: UnsafeMutablePointer<GtkWidget>) {
         gtk_widget_set_focus_on_click(button, 0)
         gtk_widget_set_focusable(button, 0)
-    }
-
-    /// The theme changed (a dark-style switch, another theme): the text view's colours are
-    /// the new ones only once GTK has restyled it, in the next frame's layout phase, so the
-    /// tags are coloured again after that frame is painted.
-    func styleTagsAfterNextFrame() {
-        afterNextFrame { [weak self] in self?.tags.style() }
-        gtk_widget_queue_draw(window)
     }
 
     /// Runs `body` once, after the window's next painted frame; before the window is
@@ -268,10 +262,52 @@ final class ComposerView {
         Style.setClass("editing", on: inputBar, editing)
     }
 
-    /// Shows the store's notice (nil hides it). Plain text: a path is never markup.
+    /// Shows the store's notice as a toast that stays until the news ends or the person
+    /// closes it (nil: dismisses it). The input's accessible description says it too:
+    /// libadwaita 1.2 does not announce toasts.
     func showStoreNotice(_ text: String?) {
-        gtk_label_set_text(opaque(storeNotice), text ?? "")
-        gtk_widget_set_visible(storeNotice, text == nil ? 0 : 1)
+        if let toast = noticeToast {
+            noticeToast = nil
+            adw_toast_dismiss(toast)
+            g_object_unref(toast.rawPointer)
+        }
+        noticeShown = nil
+        announcements.notice = nil
+        guard let text else { return }
+        // A toast's title is Pango markup in libadwaita 1.2: a path is never markup.
+        let escaped = g_markup_escape_text(text, -1)!
+        let toast = adw_toast_new(escaped)!
+        g_free(escaped)
+        adw_toast_set_timeout(toast, 0)
+        adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
+        g_object_ref(toast.rawPointer)  // ours: the overlay takes the one it is given
+        onSignal(toast, "dismissed") { [weak self] in
+            guard let self, !inputGone, noticeToast == toast else { return }  // closed by the person
+            noticeShown = nil
+            announcements.notice = nil
+        }
+        adw_toast_overlay_add_toast(opaque(toastOverlay), toast)
+        noticeToast = toast
+        noticeShown = text
+        announcements.notice = text
+    }
+
+    /// The texts of the labels shown over the window's content (the toasts').
+    var toastTexts: [String] {
+        var texts: [String] = []
+        func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
+            guard widget != columns, gtk_widget_get_visible(widget) != 0 else { return }
+            if isInstance(widget, of: gtk_label_get_type()) {
+                texts.append(string(fromBorrowed: gtk_label_get_text(opaque(widget))))
+            }
+            var child = gtk_widget_get_first_child(widget)
+            while let next = child {
+                visit(next)
+                child = gtk_widget_get_next_sibling(next)
+            }
+        }
+        visit(toastOverlay)
+        return texts
     }
 
     var inputHeight: Int { Int(gtk_widget_get_height(inputScroller)) }

@@ -1,8 +1,8 @@
 import CGtk
 import GtkBinding
 
-/// What the input's accessible description says: the limit hint and the selected
-/// suggestion.
+/// What the input's accessible description says: the store's notice (shown as a toast), the
+/// limit hint and the selected suggestion.
 ///
 /// The focus stays in the input while the hint shows and while Up/Down move through the
 /// suggestions, and GTK 4.8 tells AT-SPI nothing of a widget that was hidden when a screen
@@ -15,18 +15,25 @@ final class InputAnnouncements {
 
     init(textView: UnsafeMutablePointer<GtkWidget>) { self.textView = textView }
 
+    /// What the profile's store must tell (a damaged file moved aside, saving off), while its
+    /// toast shows: libadwaita 1.2's toasts are not announced by themselves.
+    var notice: String? { didSet { describe() } }
+
     /// Why Send did nothing, while the hint shows.
-    var hint: String? {
-        didSet { describe(changedFrom: Self.description(hint: oldValue, suggestion: suggestion)) }
-    }
+    var hint: String? { didSet { describe() } }
 
     /// The selected suggestion, spoken.
-    var suggestion: String? {
-        didSet { describe(changedFrom: Self.description(hint: hint, suggestion: oldValue)) }
+    var suggestion: String? { didSet { describe() } }
+
+    /// The input's accessible description: the notice, the hint and the selected suggestion,
+    /// or nil.
+    var description: String? {
+        let parts = [notice, hint, suggestion].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
-    /// The input's accessible description: the hint and the selected suggestion, or nil.
-    var description: String? { Self.description(hint: hint, suggestion: suggestion) }
+    /// The description last given to the input.
+    private var described: String?
 
     /// Says `hint` again, also when the input's description already says it: every refused
     /// Enter is told.
@@ -35,14 +42,10 @@ final class InputAnnouncements {
         self.hint = hint
     }
 
-    private func describe(changedFrom old: String?) {
+    private func describe() {
         let new = description
-        guard new != old else { return }
+        guard new != described else { return }
+        described = new
         cgtk_accessible_set_description(textView, new)
-    }
-
-    private static func description(hint: String?, suggestion: String?) -> String? {
-        let parts = [hint, suggestion].compactMap { $0 }
-        return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 }
