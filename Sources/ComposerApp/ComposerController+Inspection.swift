@@ -25,12 +25,22 @@ extension ComposerController {
     @_spi(Testing) public var textView: UnsafeMutablePointer<GtkWidget> { ui.textView }
     @_spi(Testing) public var sendButton: UnsafeMutablePointer<GtkWidget> { ui.sendButton }
     @_spi(Testing) public var counterText: String { string(fromBorrowed: gtk_inscription_get_text(opaque(ui.limitIndicators.counterLabel))) }
-    /// Whether the counter can be seen (it is transparent far from the limit).
-    @_spi(Testing) public var counterIsShown: Bool { gtk_widget_get_opacity(ui.limitIndicators.counterLabel) > 0 }
+    /// Whether the counter can be seen (hidden, its row too, far from the limit).
+    @_spi(Testing) public var counterIsShown: Bool {
+        gtk_widget_get_visible(ui.limitIndicators.counterStatus) != 0 && gtk_widget_get_visible(ui.limitIndicators.row) != 0
+    }
     /// The counter's tooltip (it says whether the count is provisional).
     @_spi(Testing) public var counterTooltip: String { string(fromBorrowed: gtk_widget_get_tooltip_text(ui.limitIndicators.counterLabel)) }
     @_spi(Testing) public var sentMessagesShown: [String] { ui.messageList.shownTexts }
     @_spi(Testing) public var inputHeight: Int { ui.inputHeight }
+    /// The text view's width: where its text wraps (tests).
+    @_spi(Testing) public var inputWidth: Int { Int(gtk_widget_get_width(ui.textView)) }
+    /// Where the input's bottom edge is in the window (tests).
+    @_spi(Testing) public var inputBottom: Int {
+        var x = 0.0, y = 0.0
+        gtk_widget_translate_coordinates(ui.inputScroller, ui.window, 0, Double(gtk_widget_get_height(ui.inputScroller)), &x, &y)
+        return Int(y)
+    }
     @_spi(Testing) public var bufferText: String { ui.buffer.text }
     /// The text view's input method context (tests watch it being finalized).
     @_spi(Testing) public var inputMethodContext: UnsafeMutableRawPointer? { inputMethod.contextPointer }

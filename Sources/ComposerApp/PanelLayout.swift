@@ -92,15 +92,15 @@ final class PanelLayout {
         }
     }
 
-    /// Relayouts when the completion rows wanted or the hint's visibility changed since the
-    /// last relayout: what a settle can change that GTK would not lay out by itself.
+    /// Relayouts when the completion rows wanted or the limit row's visibility (the hint, the
+    /// counter, Trim) changed since the last relayout: what a settle can change that GTK would not lay out by itself.
     func relayoutIfRegionsChanged() {
         guard currentRegions != lastRegions else { return }
         relayout()
     }
 
     private var currentRegions: Regions {
-        Regions(completionRows: completionRowsWanted(), hintShown: gtk_widget_get_visible(ui.limitIndicators.limitHint) != 0)
+        Regions(completionRows: completionRowsWanted(), limitRowShown: gtk_widget_get_visible(ui.limitIndicators.row) != 0)
     }
 
     /// Measures the regions, solves, applies the heights in one go, and reports the layout
@@ -111,12 +111,12 @@ final class PanelLayout {
         let width = Int(gtk_widget_get_width(ui.panel))
         if separatorHeight == nil { separatorHeight = naturalHeight(ui.separator, width: width) }
         let chrome = separatorHeight!
-            + (gtk_widget_get_visible(ui.limitIndicators.limitHint) != 0 ? naturalHeight(ui.limitIndicators.limitHint, width: width) : 0)
         let panelHeight = Int(gtk_widget_get_height(ui.panel)) - chrome
         guard width > 0, panelHeight > 0 else { return }
         let event = keyboard
         var minimum: Int32 = 0, natural: Int32 = 0
-        gtk_widget_measure(ui.inputBar, GTK_ORIENTATION_VERTICAL, Int32(width), &minimum, &natural, nil, nil)
+        // The input's region: the bar and, while it shows, the limit's row above it.
+        gtk_widget_measure(ui.inputArea, GTK_ORIENTATION_VERTICAL, Int32(width), &minimum, &natural, nil, nil)
         let showToolbar = event.visible || toolbarToggled
         // Real rows and the real indicator text first, so their measured heights are true.
         let wantedRows = completionRowsWanted()
@@ -160,7 +160,7 @@ final class PanelLayout {
     /// in the layout's order (for tests: they must match it).
     var allocatedHeights: [Int] {
         [ui.messageList.scrolledWindow, ui.completionList.container, ui.typingIndicator,
-         ui.caretToolbar, ui.inputBar, ui.keyboardArea].map {
+         ui.caretToolbar, ui.inputArea, ui.keyboardArea].map {
             gtk_widget_get_visible($0) != 0
                 ? Int(gtk_widget_get_allocated_height($0) + gtk_widget_get_margin_top($0) + gtk_widget_get_margin_bottom($0))
                 : 0
@@ -176,4 +176,4 @@ final class PanelLayout {
 
 private struct Size: Equatable { let width: Int, height: Int }
 
-private struct Regions: Equatable { let completionRows: Int, hintShown: Bool }
+private struct Regions: Equatable { let completionRows: Int, limitRowShown: Bool }

@@ -17,8 +17,11 @@ enum Style {
         background: alpha(@accent_bg_color, 0.12);
     }
     .message.peer { background: alpha(@window_fg_color, 0.08); }
-    /* The buttons beside the input are libadwaita's own: Send the suggested action. */
+    /* The input like an entry (libadwaita's entry colours), the buttons beside it
+       libadwaita's own: Send the suggested action, the toggles flat icons. */
     .input-bar { padding: 0; }
+    .composer-input-frame { background-color: alpha(currentColor, 0.1); border-radius: 6px; }
+    .composer-input-frame textview, .composer-input-frame text { background-color: transparent; }
     .completion { background: transparent; }
     .completion row { padding: 4px 12px; }
     .completion row:selected { background: alpha(@accent_bg_color, 0.25); color: inherit; }

@@ -139,6 +139,37 @@ extension GtkWindowSuites {
             #expect(!composer.counterIsShown)
         }
 
+        /// The counter and Trim take a row above the input bar, never room beside the input:
+        /// the input's width, where its text wraps, is the same in every frame before, while
+        /// and after they show; and the row is gone again once they are.
+        @Test func theCounterAndTrimNeverNarrowTheInput() async throws {
+            let (composer, _) = try await GtkFixture.composer(try Self.options("", limit: 30))
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.settled(composer, "the start") { composer.inputWidth > 0 }
+            let width = composer.inputWidth
+            let inputBottom = composer.inputBottom
+            let clock = try #require(gtk_widget_get_frame_clock(composer.window))
+            final class Recorder { var frames: [(width: Int, counter: Bool, trim: Bool)] = [] }
+            let recorder = Recorder()
+            let handler = onSignal(clock, "after-paint") {
+                recorder.frames.append((composer.inputWidth, composer.counterIsShown, composer.trimButtonShown))
+            }
+            defer { g_signal_handler_disconnect(clock.rawPointer, handler) }
+            try GtkFixture.xdotool.type("abcdefghijkl")
+            try await GtkFixture.settled(composer, "the counter shown") { composer.model.text.count == 12 && composer.counterIsShown }
+            try GtkFixture.xdotool.type("mnopqrstuvwxyz0123456")
+            try await GtkFixture.settled(composer, "over the limit, Trim shown") {
+                composer.model.text.count == 33 && composer.trimButtonShown
+            }
+            try GtkFixture.xdotool.key(["ctrl+a", "BackSpace"])
+            try await GtkFixture.settled(composer, "empty again") { composer.model.text.isEmpty && !composer.counterIsShown }
+            try await GtkFixture.wait("a frame without the counter") { recorder.frames.last.map { !$0.counter } == true }
+            let frames = recorder.frames
+            #expect(frames.contains { $0.counter && !$0.trim } && frames.contains { $0.trim }, "\(frames)")
+            #expect(frames.allSatisfy { $0.width == width }, "the input's width in each frame: \(frames.map(\.width))")
+            #expect(composer.inputBottom == inputBottom, "the input bar where it was")
+        }
+
         @Test func trimToLimitIsOneUndoableStep() async throws {
             let (composer, _) = try await GtkFixture.composer(try Self.options("abcdef🇯🇵", limit: 4))
             defer { GtkFixture.close(composer) }

@@ -64,9 +64,8 @@ extension GtkWindowSuites {
             let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
             g_object_ref_sink(box.rawPointer)
             defer { g_object_unref(box.rawPointer) }
-            for widget in [textView, limitIndicators.counterStatus, limitIndicators.trimButton, limitIndicators.limitHint] {
-                gtk_box_append(cast(box), widget)
-            }
+            for widget in [limitIndicators.row, textView] { gtk_box_append(cast(box), widget) }
+            #expect(gtk_widget_get_visible(limitIndicators.row) == 0, "no row before there is something to show")
             let counter = limitIndicators.counterLabel
             func text() -> String { string(fromBorrowed: gtk_inscription_get_text(opaque(counter))) }
             func has(_ name: String) -> Bool { gtk_widget_has_css_class(counter, name) != 0 }
@@ -77,6 +76,7 @@ extension GtkWindowSuites {
             #expect(has("error") && !has("dim-label"))
             #expect(gtk_widget_get_visible(limitIndicators.trimButton) != 0)
             #expect(gtk_widget_get_visible(limitIndicators.limitHint) != 0)
+            #expect(gtk_widget_get_visible(limitIndicators.row) != 0)
 
             limitIndicators.show(LimitStatus(count: 195, provisionalCount: 203, limit: 200))
             #expect(has("provisional") && has("error"), "a composition counted in that goes over")
@@ -85,6 +85,11 @@ extension GtkWindowSuites {
             #expect(string(fromBorrowed: gtk_widget_get_tooltip_text(counter)) == LimitIndicators.counterTooltip(provisional: true))
             limitIndicators.speakCounter(LimitStatus(count: 195, provisionalCount: 203, limit: 200))
             #expect(limitIndicators.shownCounterSpoken == "3 characters over the limit, counting the text being composed")
+            #expect(gtk_widget_get_visible(limitIndicators.row) != 0, "the counter still shows")
+
+            limitIndicators.show(LimitStatus(count: 10, provisionalCount: nil, limit: 200))
+            #expect(gtk_widget_get_visible(limitIndicators.counterStatus) == 0, "far from the limit")
+            #expect(gtk_widget_get_visible(limitIndicators.row) == 0, "nothing to show: the row takes no room")
         }
     }
 }

@@ -28,6 +28,9 @@ final class ComposerView {
     private var inputGone = false
     /// The vertical stack of regions the layout solver sizes (`PanelLayout`).
     let panel: UnsafeMutablePointer<GtkWidget>
+    /// The limit's row (`LimitIndicators.row`) over the input bar: the input's region of the
+    /// panel, kept whole by the layout.
+    let inputArea: UnsafeMutablePointer<GtkWidget>
     let inputBar: UnsafeMutablePointer<GtkWidget>
     let separator: UnsafeMutablePointer<GtkWidget>
     /// "Hanako is typing…", above the input bar.
@@ -91,6 +94,8 @@ final class ComposerView {
         // toggles): the panel's minimum width, and so the window's, follows from it.
         gtk_widget_set_size_request(inputScroller, Self.inputMinimumWidth, -1)
         gtk_widget_set_valign(inputScroller, GTK_ALIGN_END)
+        // Like an entry: libadwaita's entry background and corners around the text view.
+        gtk_widget_add_css_class(inputScroller, "composer-input-frame")
         Accessibility.nameScrollBars(of: inputScroller, tr("Message"))
         inputSizer = InputSizer(textView: textView, inputScroller: inputScroller, buffer: buffer)
 
@@ -137,11 +142,12 @@ final class ComposerView {
         // X11 without a compositor that made every keystroke's frame several times as slow to
         // paint (`make bench`, keystroke to first paint). The input bar's toggles cost what a
         // button costs.
-        inspectorToggle = Accessibility.toggleButton(label: "IME")
+        inspectorToggle = Accessibility.toggleButton()
+        gtk_button_set_icon_name(cast(inspectorToggle), "view-dual-symbolic")
         gtk_widget_set_tooltip_text(inspectorToggle, tr("The IME inspector: every input event and decision (F12)"))
         cgtk_accessible_set_label(inspectorToggle, tr("IME inspector"))
         toolbarToggle = Accessibility.toggleButton()
-        gtk_button_set_icon_name(cast(toolbarToggle), "format-justify-fill-symbolic")
+        gtk_button_set_icon_name(cast(toolbarToggle), "view-more-horizontal-symbolic")
         gtk_widget_set_tooltip_text(toolbarToggle, tr("Caret toolbar"))
         cgtk_accessible_set_label(toolbarToggle, tr("Caret toolbar"))
         keyboardToggle = Accessibility.toggleButton()
@@ -149,8 +155,10 @@ final class ComposerView {
         gtk_widget_set_tooltip_text(keyboardToggle, tr("Simulated on-screen keyboard"))
         cgtk_accessible_set_label(keyboardToggle, tr("Simulated on-screen keyboard"))
         gtk_widget_set_visible(keyboardToggle, 0)
+        // Flat icon buttons, as in a header bar; aligned with the input's last line.
         for toggle in [inspectorToggle, toolbarToggle, keyboardToggle] {
             Self.keepFocusOffButton(toggle)
+            gtk_widget_add_css_class(toggle, "flat")
             gtk_widget_set_valign(toggle, GTK_ALIGN_END)
         }
 
@@ -165,13 +173,20 @@ final class ComposerView {
             margin(inputBar, 6)
         }
         gtk_box_append(cast(inputBar), inputScroller)
-        gtk_box_append(cast(inputBar), limitIndicators.counterStatus)
-        gtk_box_append(cast(inputBar), limitIndicators.trimButton)
         gtk_box_append(cast(inputBar), inspectorToggle)
         gtk_box_append(cast(inputBar), toolbarToggle)
         gtk_box_append(cast(inputBar), keyboardToggle)
         gtk_box_append(cast(inputBar), sendButton)
         self.inputBar = inputBar
+        // The limit's row lines up with the input: its hint with the input's text (the bar's
+        // margin and the text view's), its counter and Trim with the bar's end.
+        let row = limitIndicators.row
+        gtk_widget_set_margin_start(row, 6 + 8)
+        gtk_widget_set_margin_end(row, 6)
+        gtk_widget_set_margin_top(row, 6)
+        inputArea = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        gtk_box_append(cast(inputArea), row)
+        gtk_box_append(cast(inputArea), inputBar)
 
         panel = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         separator = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)
@@ -181,9 +196,8 @@ final class ComposerView {
         gtk_box_append(cast(panel), separator)
         gtk_box_append(cast(panel), completionList.container)
         gtk_box_append(cast(panel), typingIndicator)
-        gtk_box_append(cast(panel), limitIndicators.limitHint)
         gtk_box_append(cast(panel), caretToolbar)
-        gtk_box_append(cast(panel), inputBar)
+        gtk_box_append(cast(panel), inputArea)
         gtk_box_append(cast(panel), keyboardArea)
         gtk_widget_set_hexpand(panel, 1)
         inspectorSlot = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)

@@ -3,9 +3,12 @@ import ComposerCore
 import Foundation
 import GtkBinding
 
-/// The length limit's widgets in the input bar: the counter (and its words for screen
-/// readers), "Trim to limit", and the hint a refused Enter shows. Each touches GTK only when
-/// what it shows changes: a keystroke's counter update costs one inscription's text.
+/// The length limit's widgets, in a row of their own just above the input bar: the hint a
+/// refused Enter shows, the counter (and its words for screen readers) and "Trim to limit".
+/// The row takes room only while one of them shows, and never from the input: the input's
+/// width, and so where its text wraps, stays the same when the counter or Trim appears.
+/// Each touches GTK only when what it shows changes: a keystroke's counter update costs one
+/// inscription's text.
 final class LimitIndicators {
     /// What is left of the limit. A GtkInscription, not a GtkLabel: its size is fixed by
     /// character counts, so new text only redraws it. A label's new text resized and
@@ -17,6 +20,8 @@ final class LimitIndicators {
     let trimButton: UnsafeMutablePointer<GtkWidget>
     /// Why Send did nothing (over the limit); shown after a refused Enter.
     let limitHint: UnsafeMutablePointer<GtkWidget>
+    /// The hint, the counter and Trim, in a row above the input bar; hidden while all are.
+    let row: UnsafeMutablePointer<GtkWidget>
     private let textView: UnsafeMutablePointer<GtkWidget>
     private let announcements: InputAnnouncements
     /// What `show(_:)` last showed: an unchanged state touches no widget (a tooltip alone
@@ -37,8 +42,7 @@ final class LimitIndicators {
         gtk_inscription_set_xalign(opaque(counterLabel), 1)
         gtk_widget_add_css_class(counterLabel, "counter")
         gtk_widget_add_css_class(counterLabel, "dim-label")
-        gtk_widget_set_valign(counterLabel, GTK_ALIGN_END)
-        gtk_widget_set_margin_bottom(counterLabel, 8)
+        gtk_widget_set_valign(counterLabel, GTK_ALIGN_CENTER)
         // For screen readers the counter is a status (a polite live region) around it, whose
         // accessible name says the count in words and changes with it (`speakCounter`):
         // AT-SPI reports a name change. The inscription itself is left out: it names itself
@@ -46,11 +50,13 @@ final class LimitIndicators {
         cgtk_accessible_set_hidden(counterLabel, 1)
         counterStatus = cgtk_widget_new_with_role(gtk_box_get_type(), GTK_ACCESSIBLE_ROLE_STATUS)
         gtk_box_append(cast(counterStatus), counterLabel)
+        gtk_widget_set_visible(counterStatus, 0)
 
         trimButton = gtk_button_new_from_icon_name("edit-cut-symbolic")
         gtk_widget_set_tooltip_text(trimButton, tr("Trim to limit (Ctrl+Shift+T)"))
         cgtk_accessible_set_label(trimButton, tr("Trim to limit"))
-        gtk_widget_set_valign(trimButton, GTK_ALIGN_END)
+        gtk_widget_set_valign(trimButton, GTK_ALIGN_CENTER)
+        gtk_widget_add_css_class(trimButton, "flat")
         ComposerView.keepFocusOffButton(trimButton)
         gtk_widget_set_visible(trimButton, 0)
 
@@ -61,10 +67,25 @@ final class LimitIndicators {
         gtk_widget_add_css_class(limitHint, "error")
         gtk_label_set_wrap(opaque(limitHint), 1)
         gtk_label_set_xalign(opaque(limitHint), 0)
-        gtk_widget_set_margin_start(limitHint, 10)
-        gtk_widget_set_margin_end(limitHint, 10)
-        gtk_widget_set_margin_top(limitHint, 4)
+        gtk_widget_set_hexpand(limitHint, 1)
+        gtk_widget_set_valign(limitHint, GTK_ALIGN_CENTER)
         gtk_widget_set_visible(limitHint, 0)
+
+        // The hint takes the row's start, the counter and Trim its end; 6 px between them
+        // (the HIG's spacing of related controls), the row's ends the input bar's.
+        row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
+        gtk_widget_add_css_class(row, "limit-row")
+        gtk_widget_set_hexpand(counterStatus, 1)
+        gtk_widget_set_halign(counterStatus, GTK_ALIGN_END)
+        for widget in [limitHint, counterStatus, trimButton] { gtk_box_append(cast(row), widget) }
+        gtk_widget_set_visible(row, 0)
+    }
+
+    /// Shows the row while the hint, the counter or Trim shows: it is part of the input's
+    /// region, which the panel's layout sizes (`PanelLayout`).
+    private func showRow() {
+        let shown = [limitHint, counterStatus, trimButton].contains { gtk_widget_get_visible($0) != 0 }
+        if (gtk_widget_get_visible(row) != 0) != shown { gtk_widget_set_visible(row, shown ? 1 : 0) }
     }
 
     /// Shows the limit's state: what is left, an error style when over, a provisional
@@ -75,10 +96,8 @@ final class LimitIndicators {
         shownLimit = status
         gtk_inscription_set_text(opaque(counterLabel), status.counterText)
         if previous?.isOver != status.isOver { cgtk_accessible_set_invalid(textView, status.isOver ? 1 : 0) }
-        // Transparent rather than hidden: its room stays, so nothing moves when it appears
-        // (and a GTK widget at opacity 0 is not drawn at all).
         if previous?.counterIsShown != status.counterIsShown {
-            gtk_widget_set_opacity(counterLabel, status.counterIsShown ? 1 : 0)
+            gtk_widget_set_visible(counterStatus, status.counterIsShown ? 1 : 0)
         }
         if previous?.counterIsOver != status.counterIsOver {
             Style.setClass("error", on: counterLabel, status.counterIsOver)
@@ -98,6 +117,7 @@ final class LimitIndicators {
             gtk_widget_set_visible(limitHint, 0)
             announcements.hint = nil
         }
+        showRow()
     }
 
     /// Gives the counter its words for screen readers (`CounterSpeech` calls it once typing
@@ -153,6 +173,7 @@ final class LimitIndicators {
     func showLimitHint(_ text: String) {
         gtk_label_set_text(opaque(limitHint), text)
         gtk_widget_set_visible(limitHint, 1)
+        showRow()
         announcements.announce(hint: text)
     }
 }
