@@ -126,7 +126,17 @@ func runDemo(into outDirectory: URL) throws -> Int32 {
             $0.arrayValue?.last?.arrayValue?.contains(.string("highlight")) == true
         }
     }
-    try cs.screenshotWindow(to: outDirectory.appendingPathComponent("5-messages-and-a-conversion.png"))
+    let light = try cs.screenshotWindow(to: outDirectory.appendingPathComponent("5-messages-and-a-conversion.png"))
+
+    // The same window in the dark style, switched at run time as GNOME's Settings does
+    // where there is no portal: GSettings, which libadwaita follows.
+    say("switching the session to the dark style…")
+    let lightPicture = try Data(contentsOf: light)
+    try IBus.gsettingsSet(cs.session, schema: "org.gnome.desktop.interface", key: "color-scheme", value: "'prefer-dark'")
+    let dark = outDirectory.appendingPathComponent("6-dark-style.png")
+    try Wait.until("the dark style on screen", timeout: .seconds(20)) { () -> Bool in
+        try Data(contentsOf: cs.screenshotWindow(to: dark)) != lightPicture
+    }
 
     let status = try cs.terminateApp()
     let traceCopy = outDirectory.appendingPathComponent("trace.jsonl")
@@ -144,7 +154,7 @@ func runDemo(into outDirectory: URL) throws -> Int32 {
     "\(korean.committed.joined())", and Return then Return sent "\(korean.sent ?? "")". The app \
     exited with status \(status) while "\(pending["text"]?.stringValue ?? "")" was still being \
     converted (kept out of the text, recorded in the exit event) after \(events) trace events. \
-    Screenshots (1-5, PNG) and the trace (trace.jsonl, see docs/trace.md) are in \(path)/.
+    Screenshots (1-6, PNG; 6 in the dark style) and the trace (trace.jsonl, see docs/trace.md) are in \(path)/.
     """)
     return status
 }

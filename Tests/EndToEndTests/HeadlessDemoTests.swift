@@ -47,7 +47,7 @@ struct HeadlessDemoTests {
         #expect(process.terminationStatus == 0, "run \(run): demo failed: \(summary)")
 
         for name in ["1-japanese-converting", "2-japanese-sent", "3-korean-composing",
-                     "4-korean-sent", "5-messages-and-a-conversion"] {
+                     "4-korean-sent", "5-messages-and-a-conversion", "6-dark-style"] {
             let png = try Data(contentsOf: out.appendingPathComponent(name + ".png"))
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "run \(run): \(name).png is a PNG")
             #expect(png.count > 2_000, "run \(run): \(name).png has content")
@@ -71,7 +71,7 @@ struct HeadlessDemoTests {
         #expect(summary.contains(out.path), "the summary says where the files are: \(summary)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
                 == ["1-japanese-converting.png", "2-japanese-sent.png", "3-korean-composing.png",
-                    "4-korean-sent.png", "5-messages-and-a-conversion.png", "trace.jsonl"],
+                    "4-korean-sent.png", "5-messages-and-a-conversion.png", "6-dark-style.png", "trace.jsonl"],
                 "run \(run): only the screenshots and the trace in \(out.path)")
 
         // Nothing outlives the demo: not its X server, buses, accessibility bus or input
