@@ -37,6 +37,24 @@ struct HeadlessDemoTests {
         #expect(second == first, "the second run sent what the first did")
     }
 
+    /// The relative luminance (0…1) of the pixel at (240, 300) of a PNG, read by ImageMagick.
+    static func luminance(of png: URL) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+        process.arguments = [png.path, "-format", "%[pixel:p{240,300}]", "info:"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // "srgb(250,250,250)" (or "srgba(…)", "gray(…)"): the numbers in the parentheses.
+        let numbers = text.split(whereSeparator: { !"0123456789.".contains($0) }).compactMap { Double($0) }
+        guard process.terminationStatus == 0, numbers.count >= 3 else {
+            throw HarnessError("convert could not read \(png.lastPathComponent): \(text)")
+        }
+        return (0.2126 * numbers[0] + 0.7152 * numbers[1] + 0.0722 * numbers[2]) / 255
+    }
+
     /// Runs the demo into `out` and checks what it leaves there; returns what it sent.
     static func runAndCheck(out: URL, temporary: PrivateTemporaryDirectory, run: Int) throws -> [String] {
         let output = Pipe()
@@ -52,6 +70,12 @@ struct HeadlessDemoTests {
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "run \(run): \(name).png is a PNG")
             #expect(png.count > 2_000, "run \(run): \(name).png has content")
         }
+        // libadwaita's styles are on screen, light and then dark: the empty message list's
+        // colour in the middle of the window.
+        #expect(try Self.luminance(of: out.appendingPathComponent("5-messages-and-a-conversion.png")) > 0.8,
+                "run \(run): a light window")
+        #expect(try Self.luminance(of: out.appendingPathComponent("6-dark-style.png")) < 0.3,
+                "run \(run): a dark window")
 
         let trace = TraceLog(url: out.appendingPathComponent("trace.jsonl"))
         #expect(trace.events(named: "text").first?["text"]?.stringValue == "",
