@@ -86,9 +86,9 @@ enum Style {
 
 /// The colours the composer picks itself, for one appearance: the inspector's kinds and the
 /// text tags (overflow, highlights). Everything else is libadwaita's named colours. Each
-/// reads on its background: GNOME's palette, lighter shades on dark, darker ones with high
-/// contrast.
-struct Palette: Equatable {
+/// reads on its background, at least WCAG's 4.5:1 (`PaletteTests`): GNOME's palette, lighter
+/// shades on dark, darker ones with high contrast.
+nonisolated struct Palette: Equatable, Sendable {
     let appearance: SystemStyle.Appearance
 
     init(_ appearance: SystemStyle.Appearance) { self.appearance = appearance }
@@ -106,7 +106,7 @@ struct Palette: Equatable {
     var inspectorKinds: [(kind: String, color: String)] {
         [("key", pick(light: "#1c71d8", dark: "#78aeed", lightHC: "#1a5fb4", darkHC: "#99c1f1")),
          ("preedit", pick(light: "#9141ac", dark: "#dc8add", lightHC: "#613583", darkHC: "#e8b5e9")),
-         ("commit", pick(light: "#26a269", dark: "#8ff0a4", lightHC: "#1b6b44", darkHC: "#b5f5c4")),
+         ("commit", pick(light: "#1b7a4b", dark: "#8ff0a4", lightHC: "#1b6b44", darkHC: "#b5f5c4")),
          ("surrounding", pick(light: "#c64600", dark: "#ffa348", lightHC: "#8f3300", darkHC: "#ffbe6f")),
          ("edit", pick(light: "#865e3c", dark: "#cdab8f", lightHC: "#63452c", darkHC: "#e3cdb9")),
          ("decision", pick(light: "#e01b24", dark: "#f66151", lightHC: "#a51d2d", darkHC: "#ff938a"))]
@@ -114,7 +114,7 @@ struct Palette: Equatable {
 
     /// The overflow tag's text and background.
     var overflow: (foreground: String, background: String) {
-        (pick(light: "#c01c28", dark: "#ff7b63", lightHC: "#a51d2d", darkHC: "#ff938a"),
+        (pick(light: "#c01c28", dark: "#ff8a7a", lightHC: "#a51d2d", darkHC: "#ff938a"),
          pick(light: "rgba(224,27,36,0.12)", dark: "rgba(255,123,99,0.18)",
               lightHC: "rgba(224,27,36,0.22)", darkHC: "rgba(255,123,99,0.32)"))
     }
@@ -123,7 +123,7 @@ struct Palette: Equatable {
     func highlight(_ kind: HighlightKind) -> String {
         switch kind {
         case .mention: pick(light: "#1a5fb4", dark: "#99c1f1", lightHC: "#0f3c73", darkHC: "#c0dbff")
-        case .channel: pick(light: "#26a269", dark: "#8ff0a4", lightHC: "#1b6b44", darkHC: "#b5f5c4")
+        case .channel: pick(light: "#16683f", dark: "#8ff0a4", lightHC: "#1b6b44", darkHC: "#b5f5c4")
         case .emoji: pick(light: "#a51d2d", dark: "#f9f06b", lightHC: "#7a1520", darkHC: "#fbf7a5")
         }
     }

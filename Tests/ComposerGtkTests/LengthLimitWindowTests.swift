@@ -96,7 +96,7 @@ extension GtkWindowSuites {
 
             g_settings_set_string(interface, "color-scheme", "prefer-dark")
             try await GtkFixture.wait("the overflow coloured for the dark style") {
-                composer.overflowTagColor == "rgb(255,123,99)"
+                composer.overflowTagColor == "rgb(255,138,122)"
             }
             #expect(composer.tagsStyledForDarkStyle == true)
             #expect(composer.overflowTaggedRanges == [5..<11], "the same text still carries the tag")

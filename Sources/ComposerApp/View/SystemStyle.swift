@@ -9,7 +9,7 @@ import GtkBinding
 /// libadwaita restyles GTK's widgets by itself; what the composer colours on its own (the
 /// text tags, the inspector's kinds) follows `current` through `observe`.
 enum SystemStyle {
-    struct Appearance: Equatable {
+    nonisolated struct Appearance: Equatable, Sendable {
         var dark: Bool
         var highContrast: Bool
     }
