@@ -44,6 +44,13 @@ struct DoctorProbe {
         facts.fcitx5ProfileInputMethods = fcitx5Profile().map(Fcitx5Profile.inputMethods(inProfile:))
         facts.isRoot = getuid() == 0
         facts.ibusVersion = questions.ibusVersion()
+        // The desktop's own settings: KWin's Virtual Keyboard is a file read; GNOME's input
+        // sources one more gsettings call, made only on GNOME.
+        facts.kwinInputMethod = kwinInputMethod()
+        if facts.desktop == .gnome {
+            facts.gnomeInputSources = gsettings("org.gnome.desktop.input-sources", "sources")
+                .flatMap(GnomeInputSource.sources(fromGVariant:))
+        }
 
         let bus = questions.bus
         let ibusOwner = bus.nameOwner("org.freedesktop.IBus")
@@ -113,6 +120,31 @@ struct DoctorProbe {
         let value = environment["XDG_DATA_DIRS"] ?? ""
         let dirs = (value.isEmpty ? "/usr/local/share:/usr/share" : value).split(separator: ":").map(String.init)
         return dirs.contains("/usr/share") ? dirs : dirs + ["/usr/share"]
+    }
+
+    /// `$XDG_CONFIG_DIRS` (default /etc/xdg), split.
+    private var configDirectories: [String] {
+        (environment["XDG_CONFIG_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg")
+            .split(separator: ":").map(String.init)
+    }
+
+    /// KWin's Virtual Keyboard: `InputMethod` in `[Wayland]` of the first `kwinrc` that sets
+    /// it, the user's then `$XDG_CONFIG_DIRS`', as KConfig cascades them.
+    private func kwinInputMethod() -> KWinInputMethod? {
+        for directory in [configHome] + configDirectories {
+            let path = directory + "/kwinrc"
+            guard let text = smallRegularFile(path), let value = KWinInputMethod.value(inKwinrc: text) else { continue }
+            return KWinInputMethod(path: path, value: value)
+        }
+        return nil
+    }
+
+    /// A regular file's text when it is at most 1 MiB (a FIFO there would block the doctor).
+    private func smallRegularFile(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 1 << 20,
+              let data = FileManager.default.contents(atPath: path) else { return nil }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// fcitx5's profile: the user's, else the first in `$XDG_CONFIG_DIRS` (default /etc/xdg),

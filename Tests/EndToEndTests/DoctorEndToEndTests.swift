@@ -219,6 +219,73 @@ struct DoctorEndToEndTests {
         #expect(severity(json, "gtk-im-module") == "info", "no input method: worth knowing")
     }
 
+    // MARK: (i) the desktop: GNOME and KDE Plasma on Wayland (crafted; nothing connects)
+
+    /// GNOME on Wayland, named by XDG_CURRENT_DESKTOP: the report names it, GTK_IM_MODULE=ibus
+    /// is the GNOME warning (bypassing gnome-shell), and GNOME's input sources are read from
+    /// the session's GSettings.
+    @Test(.timeLimit(.minutes(2)))
+    func gnomeOnWaylandIsRecognisedAndGtkImModuleIBusIsAWarning() throws {
+        let session = try session("doctor-gnome", x11: false)
+        defer { session.stop() }
+        try IBus.gsettingsSet(session, schema: "org.gnome.desktop.input-sources", key: "sources",
+                              value: "[('xkb', 'us'), ('ibus', 'anthy')]")
+        let env = ["XDG_CURRENT_DESKTOP": "ubuntu:GNOME", "XDG_SESSION_TYPE": "wayland", "WAYLAND_DISPLAY": "wayland-9"]
+        let text = try doctor(session, environment: env.merging(["GTK_IM_MODULE": "ibus"]) { $1 })
+        #expect(text.stdout.hasPrefix("ime-composer doctor: GTK 4 will use the ibus input method module "
+            + "(Wayland session, desktop GNOME)."), "\(text.stdout)")
+        #expect(text.stdout.contains("\nDesktop\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("bypassing gnome-shell") && text.stdout.contains("[gnome-im-module-override]"))
+
+        let json = try report(session, environment: env.merging(["GTK_IM_MODULE": "ibus"]) { $1 })
+        #expect(json["desktop"]?["id"] == .string("gnome"))
+        #expect(severity(json, "gnome-im-module-override") == "warning")
+        #expect(finding(json, "wayland-im-module-override") == nil, "said once, the GNOME way")
+        #expect(json["facts"]?["gnome_input_sources"]
+            == .array([.array([.string("xkb"), .string("us")]), .array([.string("ibus"), .string("anthy")])]))
+        #expect(json["exit_status"] == .int(1))
+
+        // Unset, GTK 4 uses the wayland module: no GNOME warning.
+        let right = try report(session, environment: env)
+        #expect(right["module"]?["name"] == .string("wayland"))
+        #expect(severity(right, "desktop") == "ok")
+        #expect(finding(right, "gnome-im-module-override") == nil)
+    }
+
+    /// KDE Plasma on Wayland, with a crafted kwinrc in the session's XDG_CONFIG_HOME: without
+    /// a Virtual Keyboard GTK 4 applications get no input method (a problem); with Fcitx 5
+    /// chosen the doctor reads the entry, and GTK_IM_MODULE=fcitx is the KWin warning.
+    @Test(.timeLimit(.minutes(2)))
+    func plasmaOnWaylandReadsKWinsVirtualKeyboardFromKwinrc() throws {
+        let session = try session("doctor-plasma", x11: false)
+        defer { session.stop() }
+        let env = ["XDG_CURRENT_DESKTOP": "KDE", "XDG_SESSION_TYPE": "wayland", "WAYLAND_DISPLAY": "wayland-9"]
+        let kwinrc = session.configHome.appendingPathComponent("kwinrc")
+        try "[Wayland]\nVirtualKeyboardEnabled=true\n".write(to: kwinrc, atomically: true, encoding: .utf8)
+
+        let missing = try report(session, environment: env)
+        #expect(missing["desktop"]?["name"] == .string("KDE Plasma"))
+        #expect(severity(missing, "kde-virtual-keyboard-missing") == "problem", "\(missing.serialized())")
+        #expect(finding(missing, "kde-virtual-keyboard-missing")?["fix"]?.stringValue?
+            .contains("System Settings → Keyboard → Virtual Keyboard") == true)
+        #expect(missing["facts"]?["kwin_input_method"] == .null)
+
+        let entry = "/usr/share/applications/org.fcitx.Fcitx5.desktop"
+        try "[General]\nx=1\n\n[Wayland]\nInputMethod[$e]=\(entry)\n".write(to: kwinrc, atomically: true, encoding: .utf8)
+        let chosen = try report(session, environment: env.merging(["GTK_IM_MODULE": "fcitx"]) { $1 })
+        #expect(chosen["facts"]?["kwin_input_method"]?["value"] == .string(entry))
+        #expect(chosen["facts"]?["kwin_input_method"]?["path"] == .string(kwinrc.path))
+        #expect(finding(chosen, "kde-virtual-keyboard-missing") == nil)
+        #expect(severity(chosen, "kde-virtual-keyboard") == "warning", "chosen, but no fcitx5 runs in this session")
+        #expect(severity(chosen, "kde-im-module-override") == "warning")
+        #expect(finding(chosen, "kde-im-module-override")?["fix"]?.stringValue?.hasPrefix("Unset GTK_IM_MODULE") == true)
+        let text = try doctor(session, environment: env)
+        #expect(text.stdout.hasPrefix("ime-composer doctor: GTK 4 will use the wayland input method module "
+            + "(Wayland session, desktop KDE Plasma)."), "\(text.stdout)")
+        #expect(text.stdout.contains("Fcitx5 is KWin's Virtual Keyboard (InputMethod=\(entry) in \(kwinrc.path))"),
+                "\(text.stdout)")
+    }
+
     /// A bus call that never returns (a `dbus-send` that hangs, first on PATH) is cut short
     /// by the doctor's time limit and reported; the doctor itself finishes.
     @Test(.timeLimit(.minutes(2)))

@@ -37,7 +37,9 @@ extension Doctor {
                 "session", .ok, .environment,
                 "Wayland session (WAYLAND_DISPLAY=\(env["WAYLAND_DISPLAY"] ?? "")): with the wayland module the "
                     + "compositor positions candidate windows and shows on-screen keyboards (text-input-v3)"))
-            if let framework = c.served {
+            if desktopDecidesWayland(c) {
+                // GNOME's and KDE Plasma's own rules (Doctor+Desktop) say what their compositor does.
+            } else if let framework = c.served {
                 findings.append(DoctorFinding(
                     "wayland-im-module-override", .warning, .environment,
                     "On Wayland, \(c.moduleSelection) makes GTK 4 talk to \(framework.daemon) directly instead of through "

@@ -10,10 +10,11 @@ public enum Doctor {
         findings += knownBugFindings(context)
         findings += daemonFindings(context)
         findings += environmentFindings(context)
+        findings += desktopFindings(context)
         findings += engineFindings(context)
         // Grouped by topic for the report; within a topic, in rule order.
         let ordered = DoctorFinding.Topic.allCases.flatMap { topic in findings.filter { $0.topic == topic } }
-        return DoctorReport(backend: context.backend, module: context.choice, findings: ordered)
+        return DoctorReport(backend: context.backend, desktop: context.desktop, module: context.choice, findings: ordered)
     }
 
     /// What every rule needs: the facts and what follows from them.
@@ -21,11 +22,13 @@ public enum Doctor {
         let facts: DoctorFacts
         let backend: GtkBackend
         let choice: ModuleChoice
+        let desktop: SessionDesktop
 
         init(facts: DoctorFacts) {
             self.facts = facts
             backend = GtkBackend.resolve(environment: facts.environment)
             choice = ModuleChoice.resolve(facts, backend: backend)
+            desktop = facts.desktop
         }
 
         func state(_ framework: InputFramework) -> DaemonState {
@@ -143,7 +146,8 @@ public enum Doctor {
         for framework in InputFramework.allCases {
             findings += daemonFindings(framework, c)
         }
-        if c.answering.count == 2 {
+        // On GNOME Wayland the desktop's rule says it (gnome-fcitx5-conflict), with what the shell does.
+        if c.answering.count == 2, !(c.desktop == .gnome && c.facts.isWaylandSession) {
             let used = c.served.map { "GTK 4 applications reach \($0.daemon)" }
                 ?? "GTK 4 applications reach neither directly"
             findings.append(DoctorFinding(
@@ -175,8 +179,9 @@ public enum Doctor {
             } else {
                 findings.append(DoctorFinding(
                     id, .info, .daemons, "\(name) answers on D-Bus but has no \(what) selected",
-                    fix: framework == .ibus ? "Choose one with ibus engine NAME (e.g. anthy) or in the IBus preferences."
-                        : "Add an input method with fcitx5-configtool."))
+                    fix: framework == .fcitx5 ? "Add an input method with fcitx5-configtool."
+                        : c.desktop == .gnome ? "Add one in \(gnomeInputSourcesPlace): on GNOME, gnome-shell sets IBus's engine from there."
+                        : "Choose one with ibus engine NAME (e.g. anthy) or in the IBus preferences."))
             }
             if c.choice.framework == nil, c.choice.module != GtkModuleCatalog.wayland {
                 findings.append(DoctorFinding(

@@ -10,6 +10,7 @@ public struct DoctorFacts: Equatable, Sendable {
     public static let environmentVariables = [
         "GTK_IM_MODULE", "XMODIFIERS", "QT_IM_MODULE", "SDL_IM_MODULE", "GDK_BACKEND", "GTK_PATH",
         "XDG_SESSION_TYPE", "WAYLAND_DISPLAY", "DISPLAY", "DBUS_SESSION_BUS_ADDRESS",
+        "XDG_CURRENT_DESKTOP", "XDG_SESSION_DESKTOP",
     ]
 
     /// Values of `environmentVariables` that are set (an empty value counts as set).
@@ -55,6 +56,12 @@ public struct DoctorFacts: Equatable, Sendable {
     public var engineSettings: [String: String]
     /// Running as uid 0.
     public var isRoot: Bool
+    /// KWin's Virtual Keyboard (`kwinrc`, `[Wayland] InputMethod`): the first of the user's
+    /// `kwinrc` and `$XDG_CONFIG_DIRS`' that sets it, as KConfig cascades; nil when none does.
+    public var kwinInputMethod: KWinInputMethod?
+    /// GNOME's input sources (`org.gnome.desktop.input-sources sources`); nil when not read
+    /// (asked only on GNOME) or unreadable.
+    public var gnomeInputSources: [GnomeInputSource]?
 
     public init(environment: [String: String] = [:], settingsFiles: [GtkSettingsFile] = [],
                 gsettingsIMModule: String? = nil, moduleDirectories: [String] = [],
@@ -63,7 +70,8 @@ public struct DoctorFacts: Equatable, Sendable {
                 ibusServedByFcitx5: Bool = false, ibusVersion: String? = nil, ibusComponents: [String] = [], fcitx5InputMethods: [String] = [],
                 ibusPreloadEngines: [String]? = nil, fcitx5ProfileInputMethods: [String]? = nil,
                 mozcServerInstalled: Bool = false, engineSettings: [String: String] = [:],
-                isRoot: Bool = false) {
+                isRoot: Bool = false, kwinInputMethod: KWinInputMethod? = nil,
+                gnomeInputSources: [GnomeInputSource]? = nil) {
         self.environment = environment
         self.settingsFiles = settingsFiles
         self.gsettingsIMModule = gsettingsIMModule
@@ -81,6 +89,8 @@ public struct DoctorFacts: Equatable, Sendable {
         self.mozcServerInstalled = mozcServerInstalled
         self.engineSettings = engineSettings
         self.isRoot = isRoot
+        self.kwinInputMethod = kwinInputMethod
+        self.gnomeInputSources = gnomeInputSources
     }
 
     /// An environment variable, nil when unset.
@@ -88,6 +98,16 @@ public struct DoctorFacts: Equatable, Sendable {
 
     /// GTK 4 IM module names the installed module files register (see `GtkModuleCatalog`).
     public var installedModules: [String] { GtkModuleCatalog.moduleNames(libraries: moduleLibraries) }
+
+    /// The desktop `XDG_CURRENT_DESKTOP` (else `XDG_SESSION_DESKTOP`) names.
+    public var desktop: SessionDesktop { SessionDesktop.resolve(environment: environment) }
+
+    /// The session is a Wayland one (`XDG_SESSION_TYPE=wayland` or `WAYLAND_DISPLAY` set),
+    /// whatever GTK 4 applications started from here use: the desktop's compositor then
+    /// decides how input reaches Wayland applications.
+    public var isWaylandSession: Bool {
+        environment["XDG_SESSION_TYPE"] == "wayland" || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+    }
 
     /// The value read for an engine setting, if any.
     public func setting(_ setting: EngineSetting) -> String? { engineSettings[setting.rawValue] }

@@ -22,6 +22,7 @@ public struct DoctorFinding: Equatable, Sendable {
         case module = "GTK 4 input method module"
         case daemons = "Input method daemons"
         case environment = "Environment and session"
+        case desktop = "Desktop"
         case engines = "Engines"
     }
 

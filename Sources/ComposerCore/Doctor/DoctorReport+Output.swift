@@ -7,11 +7,12 @@ extension DoctorReport {
     /// fix indented below), and a last line with the counts and the exit status.
     public func text() -> String {
         var lines: [String] = []
-        let session = switch backend {
+        var session = switch backend {
         case .wayland: "Wayland session"
         case .x11: "X11 session"
         case .none: "no display"
         }
+        if let name = desktop.name { session += ", desktop \(name)" }
         lines.append("ime-composer doctor: GTK 4 will use the \(module.module) input method module (\(session)).")
         for topic in DoctorFinding.Topic.allCases {
             let group = findings.filter { $0.topic == topic }
@@ -48,13 +49,15 @@ extension DoctorReport {
         return text.padding(toLength: 8, withPad: " ", startingAt: 0)
     }
 
-    /// `--json`: one object — `healthy`, `exit_status`, `backend`, `module` (name, source,
-    /// reason), `findings` (id, severity, topic, summary, fix or null) and `facts`.
+    /// `--json`: one object — `healthy`, `exit_status`, `backend`, `desktop` (id: gnome,
+    /// plasma, other, unknown; name or null), `module` (name, source, reason), `findings` (id,
+    /// severity, topic, summary, fix or null) and `facts`.
     public func json(facts: DoctorFacts) -> JSONValue {
         .object([
             ("healthy", .bool(!needsFixing)),
             ("exit_status", .int(Int(exitStatus))),
             ("backend", .string(backend.rawValue)),
+            ("desktop", .object([("id", .string(desktop.id)), ("name", desktop.name.map(JSONValue.string) ?? .null)])),
             ("module", .object([
                 ("name", .string(module.module)),
                 ("source", .string(module.source.rawValue)),
@@ -103,7 +106,21 @@ extension DoctorFacts {
             ("mozc_server", .bool(mozcServerInstalled)),
             ("engine_settings", .object(engineSettings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
             ("root", .bool(isRoot)),
+            ("kwin_input_method", kwinJSON),
+            ("gnome_input_sources", gnomeInputSourcesJSON),
         ])
+    }
+
+    /// KWin's Virtual Keyboard entry (path, value), `null` when no kwinrc sets it.
+    private var kwinJSON: JSONValue {
+        guard let kwin = kwinInputMethod else { return .null }
+        return .object([("path", .string(kwin.path)), ("value", .string(kwin.value))])
+    }
+
+    /// GNOME's input sources as [type, id] pairs, `null` when not read.
+    private var gnomeInputSourcesJSON: JSONValue {
+        guard let sources = gnomeInputSources else { return .null }
+        return .array(sources.map { JSONValue.array([.string($0.type), .string($0.id)]) })
     }
 
     /// A list of names, `null` when it could not be read.

@@ -1,11 +1,14 @@
 /// What `Doctor.diagnose` concluded: the backend and module GTK 4 will use, and the findings.
 public struct DoctorReport: Equatable, Sendable {
     public var backend: GtkBackend
+    /// The desktop recognised (`XDG_CURRENT_DESKTOP`), whose rules the report applies.
+    public var desktop: SessionDesktop
     public var module: ModuleChoice
     public var findings: [DoctorFinding]
 
-    public init(backend: GtkBackend, module: ModuleChoice, findings: [DoctorFinding]) {
+    public init(backend: GtkBackend, desktop: SessionDesktop = .unknown, module: ModuleChoice, findings: [DoctorFinding]) {
         self.backend = backend
+        self.desktop = desktop
         self.module = module
         self.findings = findings
     }
