@@ -16,7 +16,17 @@ struct ForwardedKeyClockTests {
         clock.inputMethodActed(at: 75_533_100)
         #expect(!clock.isForwarded(keyTime: 12_000, now: 75_533_101), "X server time: far older than a minute")
         #expect(!clock.isForwarded(keyTime: 75_600_000, now: 75_533_101), "a key from the future")
-        #expect(!clock.isForwarded(keyTime: 0, now: 75_533_101), "no time at all")
+    }
+
+    /// KWin 5.27 stamps fake-input keys, and the keys fcitx5 passes on through it, with 0.
+    @Test func aKeyWithoutATimeRightAfterTheInputMethodActedWasForwarded() {
+        var clock = ForwardedKeyClock(enabled: true)
+        #expect(!clock.isForwarded(keyTime: 0, now: 5_000), "nothing acted yet")
+        clock.inputMethodActed(at: 5_000)
+        #expect(clock.isForwarded(keyTime: 0, now: 5_003), "fcitx5-hangul's Return, 3 ms after its commit")
+        #expect(clock.isForwarded(keyTime: 0, now: 5_000 + ForwardedKeyClock.untimedWindow), "at the window's end")
+        #expect(!clock.isForwarded(keyTime: 0, now: 5_001 + ForwardedKeyClock.untimedWindow), "a later key is the person's")
+        #expect(!clock.isForwarded(keyTime: 0, now: 4_999), "before the action (clock read out of order)")
     }
 
     @Test func millisecondsWrapAfter49Days() {

@@ -21,12 +21,29 @@ public struct ForwardedKeyClock: Sendable {
         if enabled { lastAction = now }
     }
 
+    /// How soon after the input method's last action a key without a time (stamped 0)
+    /// must arrive to count as passed on by it.
+    public static let untimedWindow: UInt32 = 100
+
     /// Whether a key stamped `keyTime`, arriving at `now`, was pressed before the input
     /// method's last action: it was the input method's to act on, and it passed it on.
     /// A key time more than a minute from `now`, or ahead of it, is on another clock:
     /// nothing is concluded from it. Times are 32-bit milliseconds that wrap (49 days).
+    ///
+    /// A key stamped 0 has no time: KWin 5.27 stamps the keys of its fake input that way
+    /// (KDE Connect's remote keyboard, the lab's virtual keyboard: "TODO: Fix time" in its
+    /// fake-input backend), and hands a key fcitx5 passes on (input-method-v1 `keysym`) to
+    /// the app with the seat's last time, so 0 again. Such a key counts as passed on when it
+    /// arrives within `untimedWindow` of the input method's last action: the input method
+    /// acted on that very key (fcitx5-hangul's Return commits 글, then KWin delivers the
+    /// Return a few milliseconds later). A person's own next key comes later than that; if
+    /// one does come sooner, it only confirms instead of sending, and nothing is lost.
     public func isForwarded(keyTime: UInt32, now: UInt32) -> Bool {
-        guard enabled, let lastAction, keyTime != 0 else { return false }
+        guard enabled, let lastAction else { return false }
+        if keyTime == 0 {
+            let since = Int32(bitPattern: now &- lastAction)
+            return since >= 0 && UInt32(since) <= Self.untimedWindow
+        }
         let age = Int32(bitPattern: now &- keyTime)
         guard age >= 0, age <= 60_000 else { return false }
         return Int32(bitPattern: lastAction &- keyTime) >= 0
