@@ -32,9 +32,14 @@
  * capabilities under the app. Adding or removing a pointer does not re-enter the keyboard
  * focus (only a keyboard does), so the input method is not disturbed.
  *
+ * KWin (5.27) offers neither protocol. There vkbd uses org_kde_kwin_fake_input (version 4:
+ * keyboard_key, pointer_motion_absolute, button), which KWin offers to the clients it trusts
+ * (KWin started with KWIN_WAYLAND_NO_PERMISSION_CHECKS=1, as the lab's KDE session does).
+ * The keys then go through KWin's own keymap (us) and modifier state: the same commands work.
+ *
  * The protocol interfaces (virtual-keyboard-unstable-v1 and wlr-virtual-pointer-unstable-v1,
- * as wlroots implements them) are defined below by hand: no protocol XML and no
- * wayland-scanner output needed.
+ * as wlroots implements them; KWin's fake-input) are defined below by hand: no protocol XML
+ * and no wayland-scanner output needed.
  *
  * Build: cc -O2 -Wall -Wextra -Werror vkbd.c -o vkbd $(pkg-config --cflags --libs wayland-client xkbcommon)
  * Debian: libwayland-dev libxkbcommon-dev pkg-config gcc (build); libwayland-client0 libxkbcommon0 (run).
@@ -112,6 +117,29 @@ static const struct wl_interface zwlr_virtual_pointer_manager_v1_interface = {
     "zwlr_virtual_pointer_manager_v1", 1, 2, vp_manager_requests, 0, NULL,
 };
 
+/* ---- org_kde_kwin_fake_input (version 4), by hand ---- */
+
+static const struct wl_interface *fi_types[] = { NULL, NULL, NULL };
+
+static const struct wl_message fi_requests[] = {
+    { "authenticate", "ss", fi_types },
+    { "pointer_motion", "ff", fi_types },
+    { "button", "uu", fi_types },
+    { "axis", "uf", fi_types },
+    { "touch_down", "2uff", fi_types },
+    { "touch_motion", "2uff", fi_types },
+    { "touch_up", "2u", fi_types },
+    { "touch_cancel", "2", fi_types },
+    { "touch_frame", "2", fi_types },
+    { "pointer_motion_absolute", "3ff", fi_types },
+    { "keyboard_key", "4uu", fi_types },
+};
+static const struct wl_interface org_kde_kwin_fake_input_interface = {
+    "org_kde_kwin_fake_input", 4, 11, fi_requests, 0, NULL,
+};
+
+enum { FI_AUTHENTICATE = 0, FI_BUTTON = 2, FI_MOTION_ABSOLUTE = 9, FI_KEYBOARD_KEY = 10 };
+
 enum { VP_MOTION_ABSOLUTE = 1, VP_BUTTON = 2, VP_FRAME = 4, VP_DESTROY = 8, VP_MANAGER_CREATE = 0 };
 
 enum { VK_KEYMAP = 0, VK_KEY = 1, VK_MODIFIERS = 2, VK_DESTROY = 3, VK_MANAGER_CREATE = 0 };
@@ -178,6 +206,8 @@ static struct wl_proxy *manager;
 static struct wl_proxy *kbd;
 static struct wl_proxy *pointer_manager;
 static struct wl_proxy *ptr;
+/* KWin's fake input, when there is no virtual keyboard manager. */
+static struct wl_proxy *fake;
 static struct xkb_context *ctx;
 static struct xkb_keymap *keymap;
 static struct xkb_state *state;
@@ -187,13 +217,14 @@ static void global(void *data, struct wl_registry *r, uint32_t name,
                    const char *iface, uint32_t version)
 {
     (void)data;
-    (void)version;
     if (!strcmp(iface, wl_seat_interface.name) && !seat)
         seat = wl_registry_bind(r, name, &wl_seat_interface, 1);
     else if (!strcmp(iface, zwp_virtual_keyboard_manager_v1_interface.name))
         manager = wl_registry_bind(r, name, &zwp_virtual_keyboard_manager_v1_interface, 1);
     else if (!strcmp(iface, zwlr_virtual_pointer_manager_v1_interface.name))
         pointer_manager = wl_registry_bind(r, name, &zwlr_virtual_pointer_manager_v1_interface, 1);
+    else if (!strcmp(iface, org_kde_kwin_fake_input_interface.name) && version >= 4)
+        fake = wl_registry_bind(r, name, &org_kde_kwin_fake_input_interface, 4);
 }
 static void global_remove(void *data, struct wl_registry *r, uint32_t name)
 {
@@ -240,6 +271,15 @@ static void send_mods(void)
 /* One key (xkb keycode) down or up: key event, then modifiers if they changed. */
 static void send_key(xkb_keycode_t code, int down)
 {
+    if (!kbd) {
+        /* fake input: KWin's keyboard; KWin keeps the modifier state. */
+        wl_proxy_marshal_flags(fake, FI_KEYBOARD_KEY, NULL, 4, 0, code - 8,
+            down ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED);
+        xkb_state_update_key(state, code, down ? XKB_KEY_DOWN : XKB_KEY_UP);
+        roundtrip();
+        msleep(delay_ms);
+        return;
+    }
     vk_key(kbd, now_ms(), code - 8,
         down ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED);
     enum xkb_state_component changed =
@@ -330,10 +370,17 @@ static const char *do_half(const char *name, int down)
 static const char *do_motion(const char *arg)
 {
     unsigned x, y, width, height;
-    if (!ptr) return "no virtual pointer (the compositor lacks zwlr_virtual_pointer_manager_v1)";
+    if (!ptr && !fake) return "no virtual pointer (the compositor lacks zwlr_virtual_pointer_manager_v1)";
     if (sscanf(arg, "%u %u %u %u", &x, &y, &width, &height) != 4 || !width || !height
         || x >= width || y >= height)
         return "usage: motion_absolute X Y W H (X < W, Y < H)";
+    if (!ptr) {
+        /* fake input: in the compositor's global coordinates (the one output at 0,0). */
+        wl_proxy_marshal_flags(fake, FI_MOTION_ABSOLUTE, NULL, 4, 0,
+            wl_fixed_from_int((int)x), wl_fixed_from_int((int)y));
+        roundtrip();
+        return NULL;
+    }
     vp_motion_absolute(ptr, now_ms(), x, y, width, height);
     vp_frame(ptr);
     roundtrip();
@@ -344,8 +391,16 @@ static const char *do_motion(const char *arg)
 static const char *do_click(const char *arg)
 {
     unsigned button = 272; /* BTN_LEFT */
-    if (!ptr) return "no virtual pointer (the compositor lacks zwlr_virtual_pointer_manager_v1)";
+    if (!ptr && !fake) return "no virtual pointer (the compositor lacks zwlr_virtual_pointer_manager_v1)";
     if (*arg && sscanf(arg, "%u", &button) != 1) return "usage: click [BUTTON]";
+    if (!ptr) {
+        wl_proxy_marshal_flags(fake, FI_BUTTON, NULL, 4, 0, button, WL_POINTER_BUTTON_STATE_PRESSED);
+        roundtrip();
+        msleep(hold_ms);
+        wl_proxy_marshal_flags(fake, FI_BUTTON, NULL, 4, 0, button, WL_POINTER_BUTTON_STATE_RELEASED);
+        roundtrip();
+        return NULL;
+    }
     vp_button(ptr, now_ms(), button, WL_POINTER_BUTTON_STATE_PRESSED);
     vp_frame(ptr);
     roundtrip();
@@ -392,8 +447,9 @@ int main(void)
     struct wl_registry *reg = wl_display_get_registry(display);
     wl_registry_add_listener(reg, &reg_listener, NULL);
     roundtrip();
-    if (!seat || !manager) {
-        fprintf(stderr, "vkbd: compositor lacks wl_seat or zwp_virtual_keyboard_manager_v1\n");
+    if (!seat || (!manager && !fake)) {
+        fprintf(stderr, "vkbd: compositor lacks wl_seat, or both zwp_virtual_keyboard_manager_v1 and "
+                        "org_kde_kwin_fake_input (version 4, offered to trusted clients)\n");
         return 1;
     }
 
@@ -408,10 +464,14 @@ int main(void)
     int fd = memfd_create("vkbd-keymap", MFD_CLOEXEC);
     if (fd < 0 || write(fd, km, size) != (ssize_t)size) { perror("vkbd: keymap"); return 1; }
 
-    kbd = vk_create(manager, seat);
-    vk_keymap(kbd, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, fd, size);
-    if (pointer_manager)
-        ptr = vp_create(pointer_manager, seat);
+    if (manager) {
+        kbd = vk_create(manager, seat);
+        vk_keymap(kbd, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, fd, size);
+        if (pointer_manager)
+            ptr = vp_create(pointer_manager, seat);
+    } else {
+        wl_proxy_marshal_flags(fake, FI_AUTHENTICATE, NULL, 4, 0, "vkbd", "the IME lab's virtual keyboard");
+    }
     roundtrip();
     close(fd);
     free(km);
@@ -439,7 +499,7 @@ int main(void)
         if (err) printf("error %s\n", err); else printf("ok\n");
     }
     if (ptr) vp_destroy(ptr);
-    vk_destroy(kbd);
+    if (kbd) vk_destroy(kbd);
     wl_display_roundtrip(display);
     wl_display_disconnect(display);
     return 0;
