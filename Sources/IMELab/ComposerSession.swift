@@ -13,6 +13,9 @@ public struct InputMethodKind: Hashable, Sendable, CustomStringConvertible {
         /// fcitx5 as sway's input method (input-method-v2), GTK's `wayland` module
         /// (text-input-v3): `WaylandIMSession`, not `ComposerSession`.
         case waylandFcitx5 = "wayland-fcitx5"
+        /// fcitx5 as KDE Plasma's KWin's input method (input-method-v1, KWin starts it),
+        /// GTK's `wayland` module: `WaylandIMSession` with `desktop: .kde`.
+        case kdeFcitx5 = "kde-fcitx5"
     }
 
     /// A key the engine composes into a preedit containing `preedit` (any preedit when
@@ -57,7 +60,7 @@ public struct InputMethodKind: Hashable, Sendable, CustomStringConvertible {
         switch framework {
         case .ibus: "ibus"
         case .fcitx5: "fcitx"
-        case .waylandFcitx5: "wayland"
+        case .waylandFcitx5, .kdeFcitx5: "wayland"
         case .gtkSimple: "gtk-im-context-simple"
         }
     }
@@ -127,12 +130,21 @@ public struct InputMethodKind: Hashable, Sendable, CustomStringConvertible {
     /// fcitx5-hangul the same way.
     public static let waylandFcitxHangul = Self(slug: "wayland-fcitx5-hangul", framework: .waylandFcitx5,
                                                 engineName: "hangul", probe: probe("r", "ㄱ", "BackSpace"))
+    /// fcitx5-anthy as KWin's input method (KDE Plasma), GTK's `wayland` module.
+    public static let kdeFcitxAnthy = Self(slug: "kde-fcitx5-anthy", framework: .kdeFcitx5,
+                                           engineName: "anthy", probe: probe("a", "あ", "Escape"))
+    /// fcitx5-hangul the same way.
+    public static let kdeFcitxHangul = Self(slug: "kde-fcitx5-hangul", framework: .kdeFcitx5,
+                                            engineName: "hangul", probe: probe("r", "ㄱ", "BackSpace"))
+    /// fcitx5's pinyin (fcitx5-chinese-addons) the same way.
+    public static let kdeFcitxPinyin = Self(slug: "kde-fcitx5-pinyin", framework: .kdeFcitx5,
+                                            engineName: "pinyin", probe: probe("n", "n", "Escape"))
 
     /// The lab's known engines, in the matrix's order.
     public static let allCases: [InputMethodKind] = [
         .ibusAnthy, .ibusHangul, .gtkSimple, .fcitxAnthy, .fcitxHangul, .ibusLibpinyin, .ibusChewing, .ibusCangjie,
         .ibusUnikey, .ibusViTelex, .ibusHiInscript, .fcitxPinyin, .fcitxChewing, .fcitxUnikey, .ibusMozc, .fcitxMozc,
-        .waylandFcitxAnthy, .waylandFcitxHangul,
+        .waylandFcitxAnthy, .waylandFcitxHangul, .kdeFcitxAnthy, .kdeFcitxHangul, .kdeFcitxPinyin,
     ]
 
     /// An IBus engine the lab has no file for, by its IBus name (`m17n:hi:itrans`): its

@@ -31,19 +31,44 @@ import Glibc
 /// `stop()`: SIGTERM to the app, Controller1.Exit to fcitx5, then EOF to vkbd (its keyboard
 /// is destroyed only when nothing can grab any more), then every process group, then
 /// anything still carrying the session's marker variable.
+///
+/// On `.kde` the compositor is KWin 5.27 (`HeadlessKWin`), which starts fcitx5 itself as its
+/// input method (input-method-v1, as Plasma does once Fcitx5 is its virtual keyboard); vkbd
+/// types through KWin's fake input; windows are read and focused through KWin's scripting
+/// (`KWinScript`). KWin tells a new window's text input about its focus as it maps: no
+/// workspace toggle.
 public final class WaylandIMSession: @unchecked Sendable {
     public static let requiredPrograms = ["sway", "swaymsg", "fcitx5", "dbus-daemon", "dbus-send",
                                           "dbus-update-activation-environment", "setpriv", "sh",
                                           "cc", "pkg-config"]
 
+    /// The compositors the session can run: sway (wlroots; fcitx5 over input-method-v2) or
+    /// KDE Plasma's KWin (fcitx5 over input-method-v1).
+    public enum Desktop: String, Sendable, CaseIterable {
+        case sway, kde
+
+        /// The programs a session on this desktop needs.
+        public var requiredPrograms: [String] {
+            switch self {
+            case .sway: WaylandIMSession.requiredPrograms
+            case .kde: ["fcitx5", "dbus-daemon", "dbus-send", "setpriv", "sh", "cc", "pkg-config"]
+            }
+        }
+    }
+
     public let session: TestSession
+    public let desktop: Desktop
     public let inputMethod: Fcitx5.InputMethod
     public let bus: AppProcess
     public let busAddress: String
-    public let sway: AppProcess
+    /// sway or kwin_wayland.
+    public let compositor: AppProcess
     public let waylandDisplay: String
-    public let swaySocket: String
-    public let fcitx5: AppProcess
+    /// sway's IPC socket (nil on KDE).
+    public let swaySocket: String?
+    /// fcitx5, when the session started it (sway); KWin starts its own (`kde`).
+    public let fcitx5: AppProcess?
+    private let kwinScript: KWinScript?
     /// The virtual keyboard driver; commands go to its stdin (a FIFO), replies to its stdout.
     public let vkbd: AppProcess
     /// The app under test (a new one after `restartApp`).
@@ -77,19 +102,22 @@ public final class WaylandIMSession: @unchecked Sendable {
     /// - Parameters:
     ///   - appArguments: extra arguments for `ime-composer` (after `--trace PATH`).
     ///   - appEnvironment: added to (and overriding) the app's environment.
-    public static func start(name: String = "wayland-im", inputMethod: Fcitx5.InputMethod,
+    public static func start(name: String = "wayland-im", desktop: Desktop = .sway, inputMethod: Fcitx5.InputMethod,
                              appArguments: [String] = [], appEnvironment: [String: String] = [:],
                              timeout: Duration = .seconds(30)) throws -> WaylandIMSession {
-        try Prerequisites.require(requiredPrograms)
+        try Prerequisites.require(desktop.requiredPrograms)
+        if desktop == .kde, !FileManager.default.isExecutableFile(atPath: HeadlessKWin.installedPath) {
+            throw HarnessError("\(HeadlessKWin.installedPath) is missing: install kwin-wayland (scripts/install-deps.sh)")
+        }
         let conf = "/usr/share/fcitx5/inputmethod/\(inputMethod.rawValue).conf"
         guard FileManager.default.fileExists(atPath: conf) else {
             throw HarnessError("fcitx5 input method '\(inputMethod.rawValue)' is not installed (\(conf) missing). "
                 + "Run scripts/install-deps.sh (or `make deps`) to install fcitx5-\(inputMethod.rawValue).")
         }
         let driver = try vkbdBinary()
-        let session = try TestSession(name: "wlim-" + name)
+        let session = try TestSession(name: (desktop == .kde ? "kde-" : "wlim-") + name)
         do {
-            return try WaylandIMSession(session: session, inputMethod: inputMethod, driver: driver,
+            return try WaylandIMSession(session: session, desktop: desktop, inputMethod: inputMethod, driver: driver,
                                         appArguments: appArguments, appEnvironment: appEnvironment,
                                         timeout: timeout)
         } catch {
@@ -99,9 +127,10 @@ public final class WaylandIMSession: @unchecked Sendable {
         }
     }
 
-    private init(session: TestSession, inputMethod: Fcitx5.InputMethod, driver: String,
+    private init(session: TestSession, desktop: Desktop, inputMethod: Fcitx5.InputMethod, driver: String,
                  appArguments: [String], appEnvironment: [String: String], timeout: Duration) throws {
         self.session = session
+        self.desktop = desktop
         self.inputMethod = inputMethod
         let clock = ContinuousClock()
         var timings: [(step: String, duration: Duration)] = []
@@ -117,14 +146,35 @@ public final class WaylandIMSession: @unchecked Sendable {
         try Fcitx5.writeConfiguration(session, inputMethod: inputMethod)
         try WaylandSession.handOver(session)
 
-        // 1. The session bus, 2. sway, headless (`HeadlessSway`, as WaylandSession's).
-        let compositor = try HeadlessSway.start(in: session, outputSize: Self.outputSize, timeout: timeout, lap: lap)
-        bus = compositor.bus
-        busAddress = compositor.busAddress
-        sway = compositor.sway
-        waylandDisplay = compositor.waylandDisplay
-        swaySocket = compositor.swaySocket
-        let client = compositor.clientEnvironment
+        // 1. The session bus, 2. the compositor, headless (`HeadlessSway`, as WaylandSession's,
+        // or `HeadlessKWin`, which starts fcitx5 itself).
+        let client: [String: String]
+        let compositorProcess: AppProcess
+        let imAlive: () throws -> Void
+        switch desktop {
+        case .sway:
+            let compositor = try HeadlessSway.start(in: session, outputSize: Self.outputSize, timeout: timeout, lap: lap)
+            bus = compositor.bus
+            busAddress = compositor.busAddress
+            compositorProcess = compositor.sway
+            waylandDisplay = compositor.waylandDisplay
+            swaySocket = compositor.swaySocket
+            client = compositor.clientEnvironment
+            kwinScript = nil
+        case .kde:
+            let fcitx5 = try AppProcess.resolve("fcitx5", environment: ["PATH": "/usr/bin:/bin"])
+            let compositor = try HeadlessKWin.start(in: session, outputSize: Self.outputSize,
+                                                    inputMethodCommand: "\(fcitx5) --disable=\(Fcitx5.disabledAddons)",
+                                                    timeout: timeout, lap: lap)
+            bus = compositor.bus
+            busAddress = compositor.busAddress
+            compositorProcess = compositor.kwin
+            waylandDisplay = compositor.waylandDisplay
+            swaySocket = nil
+            client = compositor.clientEnvironment
+            kwinScript = KWinScript(session: session, kwin: compositor.kwin, environment: client)
+        }
+        self.compositor = compositorProcess
         func run(_ tool: String, _ arguments: [String]) throws -> CommandResult {
             try WaylandSession.run(in: session, environment: client, tool, arguments, timeout: .seconds(10))
         }
@@ -136,16 +186,27 @@ public final class WaylandIMSession: @unchecked Sendable {
         guard activation.succeeded else {
             throw session.failure("dbus-update-activation-environment failed: \(activation.stderr)")
         }
-        let im = try WaylandSession.launch(in: session, "fcitx5", "fcitx5",
-                                           ["--replace", "--disable=\(Fcitx5.disabledAddons)"], environment: client)
-        fcitx5 = im
+        let imProcess: AppProcess
+        switch desktop {
+        case .sway:
+            let im = try WaylandSession.launch(in: session, "fcitx5", "fcitx5",
+                                               ["--replace", "--disable=\(Fcitx5.disabledAddons)"], environment: client)
+            fcitx5 = im
+            imProcess = im
+            imAlive = { try WaylandSession.requireRunning(im, "during startup") }
+        case .kde:
+            // KWin's child: its output is in KWin's log; KWin outliving it is what we can check.
+            fcitx5 = nil
+            imProcess = compositorProcess
+            imAlive = { try WaylandSession.requireRunning(compositorProcess, "during startup") }
+        }
+        let imDiagnostics = { imProcess.diagnostics() }
         func controller(_ method: String) throws -> CommandResult {
             try run("dbus-send", ["--session", "--print-reply=literal", "--dest=\(Fcitx5.busName)",
                                   Fcitx5.controllerPath, "\(Fcitx5.controllerInterface).\(method)"])
         }
         try Wait.until("fcitx5 to own the bus name \(Fcitx5.busName)", timeout: timeout,
-                       interval: Self.commandInterval, diagnostics: { im.diagnostics() },
-                       failFast: { try WaylandSession.requireRunning(im, "during startup") }) {
+                       interval: Self.commandInterval, diagnostics: imDiagnostics, failFast: imAlive) {
             let r = try run("dbus-send", ["--session", "--print-reply=literal", "--dest=org.freedesktop.DBus",
                                           "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
                                           "string:\(Fcitx5.busName)"])
@@ -154,8 +215,8 @@ public final class WaylandIMSession: @unchecked Sendable {
         var current = ""
         try Wait.until("fcitx5 to report '\(inputMethod.rawValue)' as its current input method", timeout: timeout,
                        interval: Self.commandInterval,
-                       diagnostics: { "last CurrentInputMethod: '\(current)'\n" + im.diagnostics() },
-                       failFast: { try WaylandSession.requireRunning(im, "during startup") }) {
+                       diagnostics: { "last CurrentInputMethod: '\(current)'\n" + imDiagnostics() },
+                       failFast: imAlive) {
             current = (try? controller("CurrentInputMethod"))?.output ?? ""
             return current == inputMethod.rawValue
         }
@@ -241,46 +302,55 @@ public final class WaylandIMSession: @unchecked Sendable {
             throw session.failure("the app did not start on Wayland: \(started)\n" + appProcess.diagnostics())
         }
         lap("app start event")
-        try Wait.until("the app's window to be mapped in sway's tree", timeout: timeout,
-                       interval: Self.commandInterval, diagnostics: { self.trace.diagnostics() },
+        try Wait.until("the app's window to be mapped in \(desktop == .kde ? "KWin's window list" : "sway's tree")",
+                       timeout: timeout, interval: Self.commandInterval, diagnostics: { self.trace.diagnostics() },
                        failFast: { try WaylandSession.requireRunning(appProcess, "before its window mapped") }) {
-            let r = try run("swaymsg", ["--raw", "-t", "get_tree"])
-            guard r.succeeded, let tree = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) else { return false }
-            return Self.window(in: tree, pid: Int(appProcess.pid)) != nil
+            try self.windowRect(pid: appProcess.pid) != nil
         }
         lap("window mapped")
-        func toggleWorkspace() throws {
+        // sway tells a text input about focus only on a focus change: switch workspaces.
+        // KWin focuses a new window as it maps; making it active again is its focus change.
+        func toggleFocus() throws {
+            if desktop == .kde {
+                _ = try kwinScript?.activate(pid: appProcess.pid)
+                return
+            }
             for command in ["workspace 2", "workspace 1"] {
                 let r = try run("swaymsg", [command])
                 guard r.succeeded else { throw session.failure("swaymsg \(command) failed: \(r.output) \(r.stderr)") }
             }
         }
         let before = trace.entries.count
-        try toggleWorkspace()
+        if desktop == .sway { try toggleFocus() }
         var toggled = clock.now
-        try trace.waitFor(event: "focus", timeout: timeout, from: before) { $0["in"]?.boolValue == true }
+        // KWin focused the window as it mapped, maybe before it was listed: its first trace lines.
+        try trace.waitFor(event: "focus", timeout: timeout, from: desktop == .sway ? before : 0) { $0["in"]?.boolValue == true }
         try trace.waitFor(event: "ready", timeout: timeout)
         var info = ""
-        try Wait.until("fcitx5 to list a focused wayland_v2 input context (Controller1.DebugInfo)", timeout: timeout,
+        try Wait.until("fcitx5 to list a focused Wayland input context (Controller1.DebugInfo)", timeout: timeout,
                        interval: Self.commandInterval,
                        diagnostics: { "last DebugInfo:\n" + indent(info) + "\n" + self.diagnostics() },
-                       failFast: { try WaylandSession.requireRunning(self.fcitx5, "before the app was focused") }) {
+                       failFast: { try WaylandSession.requireRunning(self.fcitx5 ?? self.compositor, "before the app was focused") }) {
             info = (try? fcitxController("DebugInfo")) ?? info
             if Self.hasFocusedWaylandContext(info) { return true }
             // Seen once in about 40 restarts: the toggle came while the new window was still
             // being configured (before its first tiled layout), and no text-input enable
             // followed, so fcitx5 never got focus. Another focus change tells it again.
             if clock.now - toggled > Self.refocusAfter {
-                try toggleWorkspace()
+                try toggleFocus()
                 toggled = clock.now
             }
             return false
         }
-        lap("workspace toggle + focus")
+        lap(desktop == .sway ? "workspace toggle + focus" : "focus")
     }
 
-    private static func hasFocusedWaylandContext(_ debugInfo: String) -> Bool {
-        debugInfo.split(separator: "\n").contains { $0.contains("frontend:wayland_v2") && $0.contains("focus:1") }
+    /// An input context of fcitx5's Wayland frontends with focus: `wayland_v2`
+    /// (input-method-v2, sway) or `wayland` (input-method-v1, KWin).
+    public static func hasFocusedWaylandContext(_ debugInfo: String) -> Bool {
+        debugInfo.split(separator: "\n").contains {
+            ($0.contains("frontend:wayland_v2 ") || $0.contains("frontend:wayland ")) && $0.contains("focus:1")
+        }
     }
 
     /// Ends the app (SIGTERM), waits until fcitx5 no longer has a focused Wayland input
@@ -302,8 +372,12 @@ public final class WaylandIMSession: @unchecked Sendable {
     // MARK: windows and the pointer
 
     /// Where a client's window is on the output, by its pid in sway's tree (`default_border
-    /// none`: the container is the window), or nil while it is not mapped.
+    /// none`: the container is the window) or KWin's window list (its frame: GTK draws its
+    /// own decorations there), or nil while it is not mapped.
     public func windowRect(pid: Int32) throws -> (x: Int, y: Int, width: Int, height: Int)? {
+        if let kwinScript {
+            return try kwinScript.windows().first { $0.pid == pid }.map { ($0.x, $0.y, $0.width, $0.height) }
+        }
         let r = try run("swaymsg", ["--raw", "-t", "get_tree"])
         guard r.succeeded, let tree = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)),
               let node = Self.window(in: tree, pid: Int(pid)),
@@ -329,9 +403,14 @@ public final class WaylandIMSession: @unchecked Sendable {
         return (other, otherTrace)
     }
 
-    /// Gives the window of process `pid` keyboard focus (`swaymsg [pid=N] focus`); the
-    /// clients hear of it asynchronously (wait for their `focus` trace events).
+    /// Gives the window of process `pid` keyboard focus (`swaymsg [pid=N] focus`, or KWin's
+    /// `workspace.activeClient`); the clients hear of it asynchronously (wait for their
+    /// `focus` trace events).
     public func focus(pid: Int32) throws {
+        if let kwinScript {
+            guard try kwinScript.activate(pid: pid) else { throw session.failure("KWin has no window of pid \(pid)") }
+            return
+        }
         let r = try run("swaymsg", ["[pid=\(pid)] focus"])
         guard r.succeeded else { throw session.failure("swaymsg [pid=\(pid)] focus failed: \(r.output) \(r.stderr)") }
     }
@@ -397,7 +476,7 @@ public final class WaylandIMSession: @unchecked Sendable {
         var env = WaylandSession.baseEnvironment(session)
         env["DBUS_SESSION_BUS_ADDRESS"] = busAddress
         env["WAYLAND_DISPLAY"] = waylandDisplay
-        env["SWAYSOCK"] = swaySocket
+        if let swaySocket { env["SWAYSOCK"] = swaySocket }
         return env
     }
 
@@ -417,7 +496,7 @@ public final class WaylandIMSession: @unchecked Sendable {
 
     /// State of every process and the last trace lines, for error messages.
     public func diagnostics() -> String {
-        [app, vkbd, fcitx5, sway, bus].map { $0.diagnostics(lines: 8) }.joined(separator: "\n")
+        ([app, vkbd] + (fcitx5.map { [$0] } ?? []) + [compositor, bus]).map { $0.diagnostics(lines: 8) }.joined(separator: "\n")
             + "\n" + trace.diagnostics(lastLines: 12)
     }
 
@@ -450,9 +529,20 @@ public final class WaylandIMSession: @unchecked Sendable {
             app.terminate()
             _ = try? app.waitForExit(timeout: .seconds(5))
         }
-        if fcitx5.isRunning {
+        if let fcitx5 {
+            if fcitx5.isRunning {
+                _ = try? fcitxController("Exit")
+                _ = try? fcitx5.waitForExit(timeout: .seconds(3))
+            }
+        } else if compositor.isRunning {
+            // KWin's fcitx5: gone once it no longer owns its bus name.
             _ = try? fcitxController("Exit")
-            _ = try? fcitx5.waitForExit(timeout: .seconds(3))
+            _ = try? Wait.until("fcitx5 to leave the bus", timeout: .seconds(3), interval: Self.commandInterval) {
+                let r = try self.run("dbus-send", ["--session", "--print-reply=literal", "--dest=org.freedesktop.DBus",
+                                                   "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
+                                                   "string:\(Fcitx5.busName)"])
+                return r.succeeded && r.output.hasSuffix("false")
+            }
         }
         let fd = lock.withLock { () -> Int32 in defer { vkbdInput = -1 }; return vkbdInput }
         if fd >= 0 { close(fd) }

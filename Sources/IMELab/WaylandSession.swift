@@ -566,16 +566,8 @@ public final class WaylandSession: @unchecked Sendable {
 /// The start-up both Wayland sessions share: a session bus, then sway, headless, with its
 /// Wayland and IPC sockets found and sway answering on IPC once its config is applied.
 struct HeadlessSway {
-    let bus: AppProcess
-    let busAddress: String
-    let sway: AppProcess
-    let waylandDisplay: String
-    let swaySocket: String
-    /// The environment of the session's clients: the bus, the display, sway's socket.
-    let clientEnvironment: [String: String]
-
-    static func start(in session: TestSession, outputSize: (width: Int, height: Int), timeout: Duration,
-                      lap: (String) -> Void) throws -> HeadlessSway {
+    /// A private session bus for the session user; returns it with its address.
+    static func startBus(in session: TestSession, timeout: Duration) throws -> (AppProcess, String) {
         let busProcess = try WaylandSession.launch(
             in: session, "dbus-daemon", "dbus-daemon",
             ["--session", "--nofork", "--print-address=1", "--address=unix:tmpdir=\(session.runtimeDir.path)"],
@@ -588,6 +580,20 @@ struct HeadlessSway {
             let line = out[..<nl].trimmingCharacters(in: .whitespaces)
             return line.isEmpty ? nil : line
         }
+        return (busProcess, busAddress)
+    }
+
+    let bus: AppProcess
+    let busAddress: String
+    let sway: AppProcess
+    let waylandDisplay: String
+    let swaySocket: String
+    /// The environment of the session's clients: the bus, the display, sway's socket.
+    let clientEnvironment: [String: String]
+
+    static func start(in session: TestSession, outputSize: (width: Int, height: Int), timeout: Duration,
+                      lap: (String) -> Void) throws -> HeadlessSway {
+        let (busProcess, busAddress) = try startBus(in: session, timeout: timeout)
         lap("dbus-daemon")
 
         let config = session.directory.appendingPathComponent("sway.cfg")

@@ -3,7 +3,7 @@ import Foundation
 import IMELab
 
 /// `ime-composer matrix`: the input-method lab's matrix on this machine — real engines, each
-/// in a private session (an X server or headless sway, D-Bus, the engine's framework),
+/// in a private session (an X server, headless sway or headless KWin, D-Bus, the engine's framework),
 /// driven through the scenarios by a virtual keyboard and pointer, each cell judged against
 /// the engine's expectations (`data/lab/engines/`). Nothing of the user's desktop is touched.
 struct MatrixCommand: ParsableCommand {
@@ -11,7 +11,7 @@ struct MatrixCommand: ParsableCommand {
         commandName: "matrix",
         abstract: "Run real input-method engines through the lab's scenarios in private sessions.",
         discussion: """
-            Each engine runs in a session of its own (Xvfb or headless sway, a private D-Bus, \
+            Each engine runs in a session of its own (Xvfb, headless sway or headless KWin, a private D-Bus, \
             IBus or Fcitx5 with the engine selected); the composer is started anew for each \
             scenario and typed into with a virtual keyboard. Writes DIR/matrix.md, DIR/matrix.json \
             and a transcript per cell (DIR/transcripts/ENGINE/SCENARIO.jsonl, replayable with \
@@ -30,7 +30,8 @@ struct MatrixCommand: ParsableCommand {
         valueName: "KEYS"))
     var keys: String?
 
-    @Option(help: ArgumentHelp("Which sessions: x11, wayland or all.", valueName: "x11|wayland|all"))
+    @Option(help: ArgumentHelp("Which sessions: x11, wayland (headless sway), kde (headless KWin, KDE Plasma's compositor) or all.",
+                               valueName: "x11|wayland|kde|all"))
     var backend: BackendChoice = .all
 
     @Option(name: .customLong("scenario"), help: ArgumentHelp("A scenario to run (repeatable). Default: all of them.",
@@ -52,7 +53,7 @@ struct MatrixCommand: ParsableCommand {
     var list = false
 
     enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
-        case x11, wayland, all
+        case x11, wayland, kde, all
     }
 
     func run() throws {

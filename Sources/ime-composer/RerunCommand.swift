@@ -31,8 +31,8 @@ struct RerunCommand: ParsableCommand {
         valueName: "ID"))
     var engine: String?
 
-    @Option(help: ArgumentHelp("Which session: x11, or wayland (headless sway with fcitx5 as its input method: the engine's wayland-fcitx5-… row). Default: the engine's.",
-                               valueName: "x11|wayland"))
+    @Option(help: ArgumentHelp("Which session: x11, wayland (headless sway with fcitx5 as its input method: the engine's wayland-fcitx5-… row) or kde (headless KWin with fcitx5: the kde-fcitx5-… row). Default: the engine's.",
+                               valueName: "x11|wayland|kde"))
     var backend: MatrixBackend?
 
     @Option(help: ArgumentHelp("Where the rerun's own transcript goes (default: FILE's name with .rerun.jsonl, in the working directory).",
@@ -68,12 +68,14 @@ struct RerunCommand: ParsableCommand {
         }
         // --backend picks the row of the same input method on that backend.
         if let backend, backend != chosen.backend {
+            // The same fcitx5 input method on the other backend (IBus engines run on X11 only).
+            let fcitx: Set<InputMethodKind.Framework> = [.fcitx5, .waylandFcitx5, .kdeFcitx5]
             let same = known.first { $0.backend == backend && $0.kind.engineName == chosen.kind.engineName
-                && ($0.kind.framework == .waylandFcitx5) == (backend == .wayland)
-                && (backend == .wayland ? chosen.kind.framework == .fcitx5 : chosen.kind.framework == .waylandFcitx5) }
+                && fcitx.contains($0.kind.framework) && fcitx.contains(chosen.kind.framework) }
             guard let same else {
+                let rows = known.filter { $0.backend == backend }.map(\.kind.slug).joined(separator: ", ")
                 throw ValidationError("--backend \(backend.rawValue): \(chosen.kind.slug) has no \(backend.rawValue) row "
-                    + "(the lab runs fcitx5-anthy and fcitx5-hangul on Wayland)")
+                    + "(the lab's \(backend.rawValue) rows: \(rows))")
             }
             chosen = same
         }
@@ -83,8 +85,8 @@ struct RerunCommand: ParsableCommand {
         let output = URL(fileURLWithPath: out ?? (url.deletingPathExtension().lastPathComponent + ".rerun.jsonl")).standardizedFileURL
         let outcome: TranscriptRerun.Outcome
         do {
-            outcome = chosen.backend == .wayland ? try rerun.runWayland(chosen, output: output, recordedFile: file)
-                                                 : try rerun.run(chosen, output: output, recordedFile: file)
+            outcome = chosen.backend == .x11 ? try rerun.run(chosen, output: output, recordedFile: file)
+                                             : try rerun.runWayland(chosen, output: output, recordedFile: file)
         } catch {
             throw RerunFailure(description: "the rerun through \(chosen.kind.slug) did not finish: \(error)")
         }

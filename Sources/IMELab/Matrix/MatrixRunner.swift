@@ -25,7 +25,11 @@ public struct MatrixRunner: Sendable {
     public static func missing(for engine: MatrixEngine) -> String? {
         do {
             if let inputMethod = engine.wayland?.inputMethod {
-                try Prerequisites.require(WaylandIMSession.requiredPrograms)
+                let desktop = engine.backend.desktop ?? .sway
+                try Prerequisites.require(desktop.requiredPrograms)
+                if desktop == .kde, !FileManager.default.isExecutableFile(atPath: HeadlessKWin.installedPath) {
+                    throw HarnessError("\(HeadlessKWin.installedPath) is missing (Debian: kwin-wayland)")
+                }
                 let conf = "/usr/share/fcitx5/inputmethod/\(inputMethod.rawValue).conf"
                 guard FileManager.default.fileExists(atPath: conf) else {
                     throw HarnessError("fcitx5 input method '\(inputMethod.rawValue)' is not installed (\(conf) missing)")
@@ -72,9 +76,12 @@ public struct MatrixRunner: Sendable {
                     if let known = engine.wayland?.knownFailuresByScenario[scenario] {
                         verdict = .failed
                         reason = "a known failure no longer happens (\(known)): update the engine's expectations; it passed: \(reason)"
+                    } else if let sometimes = engine.wayland?.intermittentFailuresByScenario[scenario] {
+                        reason += " (the intermittent failure did not happen this time: \(sometimes))"
                     }
                 } catch {
-                    if let known = engine.wayland?.knownFailuresByScenario[scenario] {
+                    if let known = engine.wayland?.knownFailuresByScenario[scenario]
+                        ?? engine.wayland?.intermittentFailuresByScenario[scenario].map({ "intermittent: " + $0 }) {
                         verdict = .knownFailure
                         reason = "known failure: \(known) (seen: \("\(error)".split(separator: "\n").first.map(String.init) ?? ""))"
                     } else {
@@ -128,7 +135,7 @@ public struct MatrixRunner: Sendable {
     /// `GTK_IM_MODULE` unset it would say "auto", though GTK picks the same module).
     private static func checkStart(_ trace: TraceLog, engine: MatrixEngine) throws {
         guard let start = trace.events(named: "start").first else { throw MatrixFailure("no start line") }
-        let backend = engine.wayland == nil ? "x11" : "wayland"
+        let backend = engine.wayland == nil ? "x11" : "wayland"  // KWin too: GTK's Wayland backend
         guard start["backend"]?.stringValue == backend, start["im_module"]?.stringValue == engine.kind.gtkIMModule else {
             throw MatrixFailure("the app started on \(start["backend"]?.stringValue ?? "?") with the IM module "
                 + "\(start["im_module"]?.stringValue ?? "?"), not \(backend) with \(engine.kind.gtkIMModule): \(start)")
@@ -137,7 +144,8 @@ public struct MatrixRunner: Sendable {
 
     private static func start(_ engine: MatrixEngine, arguments: [String]) throws -> MatrixDriver {
         if let wayland = WaylandEngine(engine) {
-            let wl = try WaylandIMSession.start(name: engine.kind.slug, inputMethod: wayland.inputMethod,
+            let wl = try WaylandIMSession.start(name: engine.kind.slug, desktop: wayland.desktop,
+                                                inputMethod: wayland.inputMethod,
                                                 appArguments: arguments)
             return MatrixDriver(session: wl.session, trace: { wl.trace },
                                 restart: { try wl.restartApp(arguments: $0) },
@@ -228,6 +236,13 @@ public struct MatrixEngineResult: Sendable {
 }
 
 extension MatrixEngine.WaylandExpectations {
+    /// `intermittentFailures` by scenario.
+    var intermittentFailuresByScenario: [MatrixScenario: String] {
+        Dictionary(uniqueKeysWithValues: (intermittentFailures ?? [:]).compactMap { name, reason in
+            MatrixScenario(rawValue: name).map { ($0, reason) }
+        })
+    }
+
     /// `knownFailures` by scenario.
     var knownFailuresByScenario: [MatrixScenario: String] {
         Dictionary(uniqueKeysWithValues: (knownFailures ?? [:]).compactMap { name, reason in

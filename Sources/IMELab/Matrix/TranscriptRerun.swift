@@ -173,7 +173,8 @@ public struct TranscriptRerun: Sendable {
     /// showed and committed.
     public func runWayland(_ engine: MatrixEngine, output: URL, recordedFile: String) throws -> Outcome {
         guard let wayland = engine.wayland else { throw HarnessError("\(engine.kind.slug) does not run on Wayland") }
-        let wl = try WaylandIMSession.start(name: "rerun-\(engine.kind.slug)", inputMethod: wayland.inputMethod,
+        let wl = try WaylandIMSession.start(name: "rerun-\(engine.kind.slug)", desktop: WaylandEngine(engine)?.desktop ?? .sway,
+                                            inputMethod: wayland.inputMethod,
                                             appArguments: arguments)
         defer { wl.stop() }
         let trace = wl.trace
@@ -185,8 +186,7 @@ public struct TranscriptRerun: Sendable {
         func inputContextFocused() throws {
             try Wait.until("fcitx5's input context to have focus", timeout: .seconds(20),
                            diagnostics: { trace.diagnostics(lastLines: 12) }) {
-                (try? wl.fcitxController("DebugInfo"))?.split(separator: "\n")
-                    .contains { $0.contains("frontend:wayland_v2") && $0.contains("focus:1") } ?? false
+                (try? wl.fcitxController("DebugInfo")).map(WaylandIMSession.hasFocusedWaylandContext) ?? false
             }
         }
         for step in steps {

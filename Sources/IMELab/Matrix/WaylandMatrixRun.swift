@@ -26,6 +26,8 @@ public struct WaylandEngine: Sendable, CustomStringConvertible {
     }
 
     public var inputMethod: Fcitx5.InputMethod { expectations.inputMethod }
+    /// sway, or KWin for a `kde-fcitx5-…` engine.
+    public var desktop: WaylandIMSession.Desktop { matrix.backend.desktop ?? .sway }
     var convert: MatrixEngine.WaylandExpectations.Convert? { expectations.convert }
     var hardLimit: MatrixEngine.WaylandExpectations.HardLimit { expectations.hardLimit }
 
@@ -58,6 +60,8 @@ public struct WaylandMatrixRun: MatrixTraceReading {
         self.engine = engine
     }
     var matrix: MatrixEngine { engine.matrix }
+    /// The compositor's name for the cells' accounts.
+    var compositor: String { wl.desktop == .kde ? "KWin" : "sway" }
     var trace: TraceLog { wl.trace }
 
     public func run(_ scenario: MatrixScenario) throws -> String {
@@ -102,7 +106,9 @@ public struct WaylandMatrixRun: MatrixTraceReading {
                     "a Return passed on after the commit is not marked forwarded: \(passedOn.map(\.line))")
         try send(matrix.enterCommits)
         return "Enter while composing committed \(quoted(matrix.enterCommits)) and did not send"
-            + (passedOn.isEmpty ? "" : " (fcitx5 passed that Return on to the app after its commit; its press time marked it forwarded)")
+            + (passedOn.isEmpty ? "" : " (fcitx5 passed that Return on to the app after its commit; "
+                + (wl.desktop == .kde ? "KWin gives such a key no time, and its arrival right after the commit marked it forwarded)"
+                                      : "its press time marked it forwarded)"))
             + "; the next Enter sent it"
     }
 
@@ -247,7 +253,7 @@ public struct WaylandMatrixRun: MatrixTraceReading {
         }
         // The panel ends at the window's bottom edge, and the input bar sits on its bottom
         // (above an on-screen keyboard's overlap, none here).
-        let window = try require(try wl.windowRect(pid: wl.app.pid), "the app's window is not in sway's tree")
+        let window = try require(try wl.windowRect(pid: wl.app.pid), "the app's window is not in \(compositor)'s window list")
         let clickAt = trace.entries.count
         try wl.click(x: window.x + 10, y: window.y + window.height - keyboard - input / 2)
         let moved = try trace.waitFor("the caret moved by the click", from: clickAt) {
@@ -284,7 +290,7 @@ public struct WaylandMatrixRun: MatrixTraceReading {
         try send(text)
         let how: String
         if case .commits(let kept) = matrix.click {
-            how = "the composer finished the composition first (fcitx5 drops it on sway's deactivate) and typed \(quoted(kept)) where it was drawn"
+            how = "the composer finished the composition first (fcitx5 drops it on \(compositor)'s deactivate) and typed \(quoted(kept)) where it was drawn"
         } else {
             how = "the engine \(matrix.click)"
         }
@@ -321,8 +327,7 @@ public struct WaylandMatrixRun: MatrixTraceReading {
     func waitForInputContextFocus() throws {
         try Wait.until("fcitx5's input context to have focus", timeout: .seconds(20),
                        diagnostics: { trace.diagnostics(lastLines: 12) }) {
-            (try? wl.fcitxController("DebugInfo"))?.split(separator: "\n")
-                .contains { $0.contains("frontend:wayland_v2") && $0.contains("focus:1") } ?? false
+            (try? wl.fcitxController("DebugInfo")).map(WaylandIMSession.hasFocusedWaylandContext) ?? false
         }
     }
 

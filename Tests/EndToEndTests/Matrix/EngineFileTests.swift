@@ -11,7 +11,13 @@ struct EngineFileTests {
         #expect(engines.count == InputMethodKind.allCases.count, "a file for every engine the lab drives")
         #expect(engines.filter { $0.backend == .x11 }.count == 16)
         #expect(engines.map(\.kind.slug) == InputMethodKind.allCases.map(\.slug), "in the matrix's order")
-        #expect(WaylandEngine.all.map(\.description) == ["wayland-fcitx5-anthy", "wayland-fcitx5-hangul"])
+        #expect(WaylandEngine.all.map(\.description) == ["wayland-fcitx5-anthy", "wayland-fcitx5-hangul",
+                                                          "kde-fcitx5-anthy", "kde-fcitx5-hangul", "kde-fcitx5-pinyin"])
+        #expect(WaylandEngine.all.map(\.desktop) == [.sway, .sway, .kde, .kde, .kde], "kde-… rows run on KWin")
+        #expect(engines.filter { $0.backend == .kde }.map(\.kind.imModule) == ["wayland", "wayland", "wayland"])
+        #expect(engines.filter { $0.backend == .kde }.allSatisfy {
+            $0.wayland?.intermittentFailures?["focus-out-mid-composition"]?.contains("fcitx/fcitx5#1592") == true
+        }, "KWin's lost keyboard grab after re-activation, written down where it happens")
         let anthy = try #require(engines.first { $0.kind == .ibusAnthy })
         #expect(anthy.compose == ["i", "n", "u"] && anthy.focusOut == .drops && anthy.click == .commits("いぬ"))
         let fcitx = try #require(engines.first { $0.kind == .fcitxAnthy })
