@@ -426,22 +426,15 @@ final class InspectorPane {
     /// The summary labels of the rows on screen (the list view makes widgets only for them).
     var visibleSummaries: [(text: String, attributes: String)] {
         var found: [(String, String)] = []
-        func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
-            if gtk_widget_has_css_class(widget, "inspector-row") != 0,
-               let time = gtk_widget_get_first_child(widget), let kind = gtk_widget_get_next_sibling(time),
-               let summary = gtk_widget_get_next_sibling(kind) {
-                let attributes = gtk_label_get_attributes(opaque(summary))
-                found.append((string(fromBorrowed: gtk_label_get_text(opaque(summary))),
-                              attributes.map { string(takingOwnership: pango_attr_list_to_string($0)) } ?? ""))
-                return
-            }
-            var child = gtk_widget_get_first_child(widget)
-            while let current = child {
-                visit(current)
-                child = gtk_widget_get_next_sibling(current)
-            }
+        walkWidgets(from: scroller) { widget in
+            guard gtk_widget_has_css_class(widget, "inspector-row") != 0,
+                  let time = gtk_widget_get_first_child(widget), let kind = gtk_widget_get_next_sibling(time),
+                  let summary = gtk_widget_get_next_sibling(kind) else { return true }
+            let attributes = gtk_label_get_attributes(opaque(summary))
+            found.append((string(fromBorrowed: gtk_label_get_text(opaque(summary))),
+                          attributes.map { string(takingOwnership: pango_attr_list_to_string($0)) } ?? ""))
+            return false
         }
-        visit(scroller)
         return found
     }
 

@@ -309,18 +309,13 @@ final class ComposerView {
     /// The texts of the labels shown over the window's content (the toasts').
     var toastTexts: [String] {
         var texts: [String] = []
-        func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
-            guard widget != columns, gtk_widget_get_visible(widget) != 0 else { return }
+        walkWidgets(from: toastOverlay) { widget in
+            guard widget != columns, gtk_widget_get_visible(widget) != 0 else { return false }
             if isInstance(widget, of: gtk_label_get_type()) {
                 texts.append(string(fromBorrowed: gtk_label_get_text(opaque(widget))))
             }
-            var child = gtk_widget_get_first_child(widget)
-            while let next = child {
-                visit(next)
-                child = gtk_widget_get_next_sibling(next)
-            }
+            return true
         }
-        visit(toastOverlay)
         return texts
     }
 
