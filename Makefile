@@ -292,6 +292,8 @@ install-files: locale
 	$(INSTALL) -m644 data/*.jsonl "$(DATADIR)/ime-composer/"
 	$(INSTALL) -d "$(DATADIR)/ime-composer/lab/engines"
 	$(INSTALL) -m644 data/lab/engines/*.json "$(DATADIR)/ime-composer/lab/engines/"
+	$(INSTALL) -d "$(DATADIR)/ime-composer/lab/gnome-shell/imelab@ime-composer"
+	$(INSTALL) -m644 data/lab/gnome-shell/imelab@ime-composer/* "$(DATADIR)/ime-composer/lab/gnome-shell/imelab@ime-composer/"
 	$(INSTALL) -Dm644 data/$(APP_ID).desktop "$(DATADIR)/applications/$(APP_ID).desktop"
 	$(INSTALL) -Dm644 data/icons/hicolor/scalable/apps/$(APP_ID).svg \
 	  "$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
@@ -316,6 +318,8 @@ uninstall:
 	  "$(DATADIR)/metainfo/$(APP_ID).metainfo.xml" "$(DATADIR)/man/man1/ime-composer.1"
 	rm -f $(addprefix "$(DATADIR)/ime-composer/",$(notdir $(wildcard data/*.jsonl)))
 	rm -f $(addprefix "$(DATADIR)/ime-composer/lab/engines/",$(notdir $(wildcard data/lab/engines/*.json)))
+	rm -f $(addprefix "$(DATADIR)/ime-composer/lab/gnome-shell/imelab@ime-composer/",$(notdir $(wildcard data/lab/gnome-shell/imelab@ime-composer/*)))
+	-rmdir "$(DATADIR)/ime-composer/lab/gnome-shell/imelab@ime-composer" "$(DATADIR)/ime-composer/lab/gnome-shell"
 	-rmdir "$(DATADIR)/ime-composer/lab/engines" "$(DATADIR)/ime-composer/lab"
 	-rmdir "$(DATADIR)/ime-composer"
 	rm -f $(foreach lang,$(LINGUAS),"$(DATADIR)/locale/$(lang)/LC_MESSAGES/ime-composer.mo")

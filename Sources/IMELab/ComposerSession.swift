@@ -16,6 +16,9 @@ public struct InputMethodKind: Hashable, Sendable, CustomStringConvertible {
         /// fcitx5 as KDE Plasma's KWin's input method (input-method-v1, KWin starts it),
         /// GTK's `wayland` module: `WaylandIMSession` with `desktop: .kde`.
         case kdeFcitx5 = "kde-fcitx5"
+        /// IBus through GNOME Shell (the shell passes text-input-v3 to ibus-daemon), GTK's
+        /// `wayland` module: `WaylandIMSession` with `desktop: .gnome`.
+        case gnomeIBus = "gnome-ibus"
     }
 
     /// A key the engine composes into a preedit containing `preedit` (any preedit when
@@ -60,7 +63,7 @@ public struct InputMethodKind: Hashable, Sendable, CustomStringConvertible {
         switch framework {
         case .ibus: "ibus"
         case .fcitx5: "fcitx"
-        case .waylandFcitx5, .kdeFcitx5: "wayland"
+        case .waylandFcitx5, .kdeFcitx5, .gnomeIBus: "wayland"
         case .gtkSimple: "gtk-im-context-simple"
         }
     }
@@ -140,11 +143,22 @@ public struct InputMethodKind: Hashable, Sendable, CustomStringConvertible {
     public static let kdeFcitxPinyin = Self(slug: "kde-fcitx5-pinyin", framework: .kdeFcitx5,
                                             engineName: "pinyin", probe: probe("n", "n", "Escape"))
 
+    /// ibus-hangul through GNOME Shell, GTK's `wayland` module.
+    public static let gnomeIBusHangul = Self(slug: "gnome-ibus-hangul", framework: .gnomeIBus,
+                                             engineName: "hangul", probe: probe("r", "ㄱ", "BackSpace"))
+    /// ibus-libpinyin the same way.
+    public static let gnomeIBusLibpinyin = Self(slug: "gnome-ibus-libpinyin", framework: .gnomeIBus,
+                                                engineName: "libpinyin", probe: probe("n", "", "Escape"))
+    /// ibus-anthy the same way.
+    public static let gnomeIBusAnthy = Self(slug: "gnome-ibus-anthy", framework: .gnomeIBus,
+                                            engineName: "anthy", probe: probe("a", "あ", "Escape"))
+
     /// The lab's known engines, in the matrix's order.
     public static let allCases: [InputMethodKind] = [
         .ibusAnthy, .ibusHangul, .gtkSimple, .fcitxAnthy, .fcitxHangul, .ibusLibpinyin, .ibusChewing, .ibusCangjie,
         .ibusUnikey, .ibusViTelex, .ibusHiInscript, .fcitxPinyin, .fcitxChewing, .fcitxUnikey, .ibusMozc, .fcitxMozc,
         .waylandFcitxAnthy, .waylandFcitxHangul, .kdeFcitxAnthy, .kdeFcitxHangul, .kdeFcitxPinyin,
+        .gnomeIBusAnthy, .gnomeIBusHangul, .gnomeIBusLibpinyin,
     ]
 
     /// An IBus engine the lab has no file for, by its IBus name (`m17n:hi:itrans`): its

@@ -30,8 +30,8 @@ struct MatrixCommand: ParsableCommand {
         valueName: "KEYS"))
     var keys: String?
 
-    @Option(help: ArgumentHelp("Which sessions: x11, wayland (headless sway), kde (headless KWin, KDE Plasma's compositor) or all.",
-                               valueName: "x11|wayland|kde|all"))
+    @Option(help: ArgumentHelp("Which sessions: x11, wayland (headless sway), kde (headless KWin, KDE Plasma's compositor), gnome (headless GNOME Shell with IBus) or all.",
+                               valueName: "x11|wayland|kde|gnome|all"))
     var backend: BackendChoice = .all
 
     @Option(name: .customLong("scenario"), help: ArgumentHelp("A scenario to run (repeatable). Default: all of them.",
@@ -53,7 +53,7 @@ struct MatrixCommand: ParsableCommand {
     var list = false
 
     enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
-        case x11, wayland, kde, all
+        case x11, wayland, kde, gnome, all
     }
 
     func run() throws {

@@ -31,8 +31,8 @@ struct RerunCommand: ParsableCommand {
         valueName: "ID"))
     var engine: String?
 
-    @Option(help: ArgumentHelp("Which session: x11, wayland (headless sway with fcitx5 as its input method: the engine's wayland-fcitx5-… row) or kde (headless KWin with fcitx5: the kde-fcitx5-… row). Default: the engine's.",
-                               valueName: "x11|wayland|kde"))
+    @Option(help: ArgumentHelp("Which session: x11, wayland (headless sway with fcitx5 as its input method: the engine's wayland-fcitx5-… row) kde (headless KWin with fcitx5: the kde-fcitx5-… row) or gnome (headless GNOME Shell with IBus: the gnome-ibus-… row). Default: the engine's.",
+                               valueName: "x11|wayland|kde|gnome"))
     var backend: MatrixBackend?
 
     @Option(help: ArgumentHelp("Where the rerun's own transcript goes (default: FILE's name with .rerun.jsonl, in the working directory).",
@@ -68,10 +68,12 @@ struct RerunCommand: ParsableCommand {
         }
         // --backend picks the row of the same input method on that backend.
         if let backend, backend != chosen.backend {
-            // The same fcitx5 input method on the other backend (IBus engines run on X11 only).
-            let fcitx: Set<InputMethodKind.Framework> = [.fcitx5, .waylandFcitx5, .kdeFcitx5]
-            let same = known.first { $0.backend == backend && $0.kind.engineName == chosen.kind.engineName
-                && fcitx.contains($0.kind.framework) && fcitx.contains(chosen.kind.framework) }
+            // The same fcitx5 input method, or IBus engine, on the other backend.
+            let families: [Set<InputMethodKind.Framework>] = [[.fcitx5, .waylandFcitx5, .kdeFcitx5], [.ibus, .gnomeIBus]]
+            let same = known.first { row in
+                row.backend == backend && row.kind.engineName == chosen.kind.engineName
+                    && families.contains { $0.contains(row.kind.framework) && $0.contains(chosen.kind.framework) }
+            }
             guard let same else {
                 let rows = known.filter { $0.backend == backend }.map(\.kind.slug).joined(separator: ", ")
                 throw ValidationError("--backend \(backend.rawValue): \(chosen.kind.slug) has no \(backend.rawValue) row "

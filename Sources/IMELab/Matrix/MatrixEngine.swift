@@ -312,14 +312,19 @@ public struct MatrixEngine: Sendable, CustomStringConvertible, Decodable {
 
     /// The backend its session runs the app on.
     public var backend: MatrixBackend {
-        wayland == nil ? .x11 : kind.framework == .kdeFcitx5 ? .kde : .wayland
+        guard wayland != nil else { return .x11 }
+        switch kind.framework {
+        case .kdeFcitx5: return .kde
+        case .gnomeIBus: return .gnome
+        default: return .wayland
+        }
     }
 }
 
 /// Where the app runs in an engine's session: Xvfb with GTK's X11 backend, headless sway
 /// with GTK's Wayland backend, or headless KWin (KDE Plasma's compositor) with it.
 public enum MatrixBackend: String, Sendable, Codable, CaseIterable {
-    case x11, wayland, kde
+    case x11, wayland, kde, gnome
 
     /// The Wayland desktop of a `wayland` or `kde` session.
     public var desktop: WaylandIMSession.Desktop? {
@@ -327,6 +332,7 @@ public enum MatrixBackend: String, Sendable, Codable, CaseIterable {
         case .x11: nil
         case .wayland: .sway
         case .kde: .kde
+        case .gnome: .gnome
         }
     }
 }

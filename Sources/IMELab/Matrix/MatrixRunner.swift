@@ -30,6 +30,14 @@ public struct MatrixRunner: Sendable {
                 if desktop == .kde, !FileManager.default.isExecutableFile(atPath: HeadlessKWin.installedPath) {
                     throw HarnessError("\(HeadlessKWin.installedPath) is missing (Debian: kwin-wayland)")
                 }
+                if desktop == .gnome {
+                    // ibus-anthy lists its engines only when run (`<engines exec=…>`): its component file.
+                    guard IBus.component(providing: inputMethod.rawValue) != nil
+                        || FileManager.default.fileExists(atPath: "/usr/share/ibus/component/\(inputMethod.rawValue).xml") else {
+                        throw HarnessError("the IBus engine '\(inputMethod.rawValue)' is not installed (Debian: \(engine.package))")
+                    }
+                    return nil
+                }
                 let conf = "/usr/share/fcitx5/inputmethod/\(inputMethod.rawValue).conf"
                 guard FileManager.default.fileExists(atPath: conf) else {
                     throw HarnessError("fcitx5 input method '\(inputMethod.rawValue)' is not installed (\(conf) missing)")
@@ -145,7 +153,7 @@ public struct MatrixRunner: Sendable {
     private static func start(_ engine: MatrixEngine, arguments: [String]) throws -> MatrixDriver {
         if let wayland = WaylandEngine(engine) {
             let wl = try WaylandIMSession.start(name: engine.kind.slug, desktop: wayland.desktop,
-                                                inputMethod: wayland.inputMethod,
+                                                inputMethod: wayland.inputMethod, probe: engine.kind.probe,
                                                 appArguments: arguments)
             return MatrixDriver(session: wl.session, trace: { wl.trace },
                                 restart: { try wl.restartApp(arguments: $0) },

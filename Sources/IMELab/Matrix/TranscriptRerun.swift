@@ -174,7 +174,7 @@ public struct TranscriptRerun: Sendable {
     public func runWayland(_ engine: MatrixEngine, output: URL, recordedFile: String) throws -> Outcome {
         guard let wayland = engine.wayland else { throw HarnessError("\(engine.kind.slug) does not run on Wayland") }
         let wl = try WaylandIMSession.start(name: "rerun-\(engine.kind.slug)", desktop: WaylandEngine(engine)?.desktop ?? .sway,
-                                            inputMethod: wayland.inputMethod,
+                                            inputMethod: wayland.inputMethod, probe: engine.kind.probe,
                                             appArguments: arguments)
         defer { wl.stop() }
         let trace = wl.trace

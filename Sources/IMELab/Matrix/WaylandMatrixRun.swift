@@ -61,7 +61,15 @@ public struct WaylandMatrixRun: MatrixTraceReading {
     }
     var matrix: MatrixEngine { engine.matrix }
     /// The compositor's name for the cells' accounts.
-    var compositor: String { wl.desktop == .kde ? "KWin" : "sway" }
+    var compositor: String {
+        switch wl.desktop {
+        case .sway: "sway"
+        case .kde: "KWin"
+        case .gnome: "GNOME Shell"
+        }
+    }
+    /// The input method the compositor hands text input to.
+    var inputMethodName: String { wl.desktop == .gnome ? "IBus" : "fcitx5" }
     var trace: TraceLog { wl.trace }
 
     public func run(_ scenario: MatrixScenario) throws -> String {
@@ -106,7 +114,7 @@ public struct WaylandMatrixRun: MatrixTraceReading {
                     "a Return passed on after the commit is not marked forwarded: \(passedOn.map(\.line))")
         try send(matrix.enterCommits)
         return "Enter while composing committed \(quoted(matrix.enterCommits)) and did not send"
-            + (passedOn.isEmpty ? "" : " (fcitx5 passed that Return on to the app after its commit; "
+            + (passedOn.isEmpty ? "" : " (\(inputMethodName) passed that Return on to the app after its commit; "
                 + (wl.desktop == .kde ? "KWin gives such a key no time, and its arrival right after the commit marked it forwarded)"
                                       : "its press time marked it forwarded)"))
             + "; the next Enter sent it"
@@ -201,10 +209,13 @@ public struct WaylandMatrixRun: MatrixTraceReading {
         try trace.waitFor("focus out to the new window", from: mapped) { isFocus($0, in: false) }
         try focusApp(from: trace.lastMatchIndex)
         let from = try compose(matrix.compose, showing: matrix.showing)
+        // What the text was when focus moved: an input method may commit before the app
+        // hears focus leave (GNOME Shell has IBus commit, then sends the keyboard's leave).
+        let moved = trace.entries.count
         try wl.focus(pid: other.pid)
         try trace.waitFor("focus out", from: from) { isFocus($0, in: false) }
         let out = trace.lastMatchIndex
-        let base = try settledText(upTo: out)
+        let base = try settledText(upTo: moved)
         var text = base
         switch matrix.focusOut {
         case .commits(let committed):
@@ -220,7 +231,7 @@ public struct WaylandMatrixRun: MatrixTraceReading {
             // fcitx5 handles sway's deactivate before the activate and a key after it: once
             // the key is in, a focus-out commit would have come.
             try barrier()
-            try require(!events("commit", from: out), "the engine's commit reached the app after focus left")
+            try require(!events("commit", from: moved), "the engine's commit reached the app after focus left")
         }
         // Where fcitx5's focus-out commit went: the window that took focus, or nowhere.
         let elsewhere = otherTrace.entries.filter { $0.name == "commit" }.compactMap { $0.value["text"]?.stringValue }.joined()
@@ -238,7 +249,7 @@ public struct WaylandMatrixRun: MatrixTraceReading {
         let status = try other.waitForExit()
         try require(status == 0, "the second window exited with \(status)\n" + other.diagnostics())
         return "focus left for another window mid-composition: the engine \(matrix.focusOut)"
-            + (elsewhere.isEmpty ? "" : " (fcitx5's focus-out commit \(quoted(elsewhere)) went to the window that took focus)")
+            + (elsewhere.isEmpty ? "" : " (\(inputMethodName)'s focus-out commit \(quoted(elsewhere)) went to the window that took focus)")
             + "; focus came back and typing went on"
     }
 
@@ -289,7 +300,9 @@ public struct WaylandMatrixRun: MatrixTraceReading {
         try keysReachTheApp()
         try send(text)
         let how: String
-        if case .commits(let kept) = matrix.click {
+        if case .commits(let kept) = matrix.click, wl.desktop == .gnome {
+            how = "gnome-shell reset IBus on the press and the engine committed \(quoted(kept)) where it was drawn"
+        } else if case .commits(let kept) = matrix.click {
             how = "the composer finished the composition first (fcitx5 drops it on \(compositor)'s deactivate) and typed \(quoted(kept)) where it was drawn"
         } else {
             how = "the engine \(matrix.click)"
@@ -325,10 +338,7 @@ public struct WaylandMatrixRun: MatrixTraceReading {
     /// input's enable, and keys sent before fcitx5 grabs the keyboard again are lost or
     /// reach the app raw.
     func waitForInputContextFocus() throws {
-        try Wait.until("fcitx5's input context to have focus", timeout: .seconds(20),
-                       diagnostics: { trace.diagnostics(lastLines: 12) }) {
-            (try? wl.fcitxController("DebugInfo")).map(WaylandIMSession.hasFocusedWaylandContext) ?? false
-        }
+        try wl.waitForInputMethodFocus()
     }
 
     func isFocus(_ line: JSONValue, in focused: Bool) -> Bool {

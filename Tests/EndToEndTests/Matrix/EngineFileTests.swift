@@ -12,8 +12,11 @@ struct EngineFileTests {
         #expect(engines.filter { $0.backend == .x11 }.count == 16)
         #expect(engines.map(\.kind.slug) == InputMethodKind.allCases.map(\.slug), "in the matrix's order")
         #expect(WaylandEngine.all.map(\.description) == ["wayland-fcitx5-anthy", "wayland-fcitx5-hangul",
-                                                          "kde-fcitx5-anthy", "kde-fcitx5-hangul", "kde-fcitx5-pinyin"])
-        #expect(WaylandEngine.all.map(\.desktop) == [.sway, .sway, .kde, .kde, .kde], "kde-… rows run on KWin")
+                                                          "kde-fcitx5-anthy", "kde-fcitx5-hangul", "kde-fcitx5-pinyin",
+                                                          "gnome-ibus-anthy", "gnome-ibus-hangul", "gnome-ibus-libpinyin"])
+        #expect(WaylandEngine.all.map(\.desktop) == [.sway, .sway, .kde, .kde, .kde, .gnome, .gnome, .gnome],
+                "kde-… rows run on KWin, gnome-… rows on GNOME Shell")
+        #expect(engines.filter { $0.backend == .gnome }.map(\.kind.probe?.key) == ["a", "r", "n"], "IBus's focus is proven by a probe")
         #expect(engines.filter { $0.backend == .kde }.map(\.kind.imModule) == ["wayland", "wayland", "wayland"])
         #expect(engines.filter { $0.backend == .kde }.allSatisfy {
             $0.wayland?.intermittentFailures?["focus-out-mid-composition"]?.contains("fcitx/fcitx5#1592") == true

@@ -26,6 +26,8 @@ struct WaylandDesktopTests {
         #expect(MatrixBackend.x11.desktop == nil)
         #expect(MatrixBackend.wayland.desktop == .sway)
         #expect(MatrixBackend.kde.desktop == .kde)
+        #expect(MatrixBackend.gnome.desktop == .gnome)
+        #expect(WaylandIMSession.Desktop.gnome.requiredPrograms.contains("gnome-shell"))
         #expect(WaylandIMSession.Desktop.kde.requiredPrograms.contains("fcitx5"))
         #expect(!WaylandIMSession.Desktop.kde.requiredPrograms.contains("sway"))
     }
