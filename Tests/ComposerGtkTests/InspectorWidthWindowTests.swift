@@ -46,10 +46,22 @@ extension GtkWindowSuites {
             gtk_window_set_default_size(cast(composer.window), 100, 600)
             // The window stops at what its content needs (measured as it lays out: the
             // inspector's columns come in once shown), and the input's minimum is part of it.
-            var minimum: Int32 = 0
-            try await GtkFixture.wait("the window at its minimum width") {
-                gtk_widget_measure(composer.window, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, nil, nil, nil)
-                return minimum > 0 && gtk_widget_get_width(composer.window) == minimum
+            var minimum: Int32 = 0, width: Int32 = 0, changes = 0
+            do {
+                try await GtkFixture.wait("the window at its minimum width") {
+                    var measured: Int32 = 0
+                    gtk_widget_measure(composer.window, GTK_ORIENTATION_HORIZONTAL, -1, &measured, nil, nil, nil)
+                    if measured != minimum { changes += 1 }
+                    minimum = measured
+                    width = gtk_widget_get_width(composer.window)
+                    return minimum > 0 && width == minimum
+                }
+            } catch {
+                // Failed once in a loaded fresh-clone run (#31, run 43): say what it saw.
+                var defaultWidth: Int32 = 0
+                gtk_window_get_default_size(cast(composer.window), &defaultWidth, nil)
+                throw HarnessError("\(error): the window is \(width) px, its measured minimum \(minimum) px "
+                    + "(changed \(changes) times while waiting), its default width \(defaultWidth) px")
             }
             #expect(gtk_widget_get_width(composer.textView) >= Self.inputMinimumWidth - 16,
                     "the text view inside the input's \(Self.inputMinimumWidth) px (less its frame)")
