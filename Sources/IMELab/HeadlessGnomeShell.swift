@@ -17,7 +17,7 @@ import Foundation
 ///   shell starts in and which holds the keyboard. Mutter offers no other way to type into a
 ///   headless session from outside but its RemoteDesktop API, which needs a long-lived D-Bus
 ///   client per session.
-struct HeadlessGnomeShell {
+struct HeadlessGnomeShell: HeadlessCompositor {
     static let programs = ["gnome-shell", "dbus-daemon", "dbus-send", "gdbus", "gsettings", "setpriv"]
     static let extensionUUID = "imelab@ime-composer"
     static let busName = "org.imecomposer.Lab"
@@ -27,6 +27,7 @@ struct HeadlessGnomeShell {
     let busAddress: String
     let systemBus: AppProcess
     let shell: AppProcess
+    var process: AppProcess { shell }
     let waylandDisplay: String
     let clientEnvironment: [String: String]
 
@@ -90,11 +91,7 @@ struct HeadlessGnomeShell {
             guard FileManager.default.fileExists(atPath: session.runtimeDir.appendingPathComponent(display).path) else {
                 return false
             }
-            let r = try WaylandSession.run(in: session, environment: clientEnvironment, "dbus-send",
-                                           ["--session", "--print-reply=literal", "--dest=org.freedesktop.DBus",
-                                            "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
-                                            "string:\(busName)"], timeout: .seconds(10))
-            return r.succeeded && r.output.hasSuffix("true")
+            return try WaylandSession.nameHasOwner(busName, in: session, environment: clientEnvironment)
         }
         var visible = ""
         try Wait.until("the overview to close", timeout: timeout, interval: WaylandSession.commandInterval,
@@ -119,7 +116,7 @@ struct HeadlessGnomeShell {
     }
 
     /// Every window: pid, frame, whether it has focus.
-    func windows(in session: TestSession) throws -> [KWinScript.Window] {
+    func windows(in session: TestSession) throws -> [CompositorWindow] {
         let reply = try call(in: session, "Windows", [])
         // ('[{"pid":1,...}]',)
         guard let start = reply.firstIndex(of: "["), let end = reply.lastIndex(of: "]"),
@@ -129,24 +126,11 @@ struct HeadlessGnomeShell {
         return list.compactMap { w in
             guard let pid = w["pid"] as? Int, let x = w["x"] as? Int, let y = w["y"] as? Int,
                   let width = w["width"] as? Int, let height = w["height"] as? Int else { return nil }
-            return KWinScript.Window(pid: Int32(pid), x: x, y: y, width: width, height: height,
+            return CompositorWindow(pid: Int32(pid), x: x, y: y, width: width, height: height,
                                      active: w["focused"] as? Bool ?? false)
         }
     }
 
-    /// The extension's files: an installed copy (`<executable dir>/../share/ime-composer/lab/
-    /// gnome-shell/UUID`) or the source tree's `data/lab/gnome-shell/UUID`.
-    static var extensionDirectory: URL {
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("share/ime-composer/lab/gnome-shell/\(extensionUUID)", isDirectory: true)
-                .standardizedFileURL
-            if FileManager.default.fileExists(atPath: installed.appendingPathComponent("extension.js").path) {
-                return installed
-            }
-        }
-        // <root>/Sources/IMELab/HeadlessGnomeShell.swift
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("data/lab/gnome-shell/\(extensionUUID)", isDirectory: true)
-    }
+    /// The extension's files (`LabData`: installed, or the source tree's).
+    static var extensionDirectory: URL { LabData.directory("gnome-shell/\(extensionUUID)") }
 }

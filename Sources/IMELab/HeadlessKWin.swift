@@ -18,13 +18,14 @@ import Foundation
 ///
 /// KWin composites with QPainter (`KWIN_COMPOSE=Q`): no GL on a machine without a GPU.
 /// Windows are read and focused through KWin's scripting (`KWinScript`).
-struct HeadlessKWin {
+struct HeadlessKWin: HeadlessCompositor {
     static let programs = ["kwin_wayland", "fcitx5", "dbus-daemon", "dbus-send", "setpriv"]
     static let installedPath = "/usr/bin/kwin_wayland"
 
     let bus: AppProcess
     let busAddress: String
     let kwin: AppProcess
+    var process: AppProcess { kwin }
     let waylandDisplay: String
     /// The environment of the session's clients: the bus and the display.
     let clientEnvironment: [String: String]
@@ -62,11 +63,7 @@ struct HeadlessKWin {
                        interval: WaylandSession.commandInterval, diagnostics: { kwinProcess.diagnostics() },
                        failFast: { try WaylandSession.requireRunning(kwinProcess, "during startup") }) {
             guard FileManager.default.fileExists(atPath: socket) else { return false }
-            let r = try WaylandSession.run(in: session, environment: clientEnvironment, "dbus-send",
-                                           ["--session", "--print-reply=literal", "--dest=org.freedesktop.DBus",
-                                            "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
-                                            "string:org.kde.KWin"], timeout: .seconds(10))
-            return r.succeeded && r.output.hasSuffix("true")
+            return try WaylandSession.nameHasOwner("org.kde.KWin", in: session, environment: clientEnvironment)
         }
         lap("kwin_wayland")
         return HeadlessKWin(bus: busProcess, busAddress: busAddress, kwin: kwinProcess, waylandDisplay: display,
@@ -89,6 +86,14 @@ struct HeadlessKWin {
     }
 }
 
+/// One window as a compositor lists it: its client's process, its frame on the output, and
+/// whether it has keyboard focus.
+struct CompositorWindow: Equatable {
+    var pid: Int32
+    var x: Int, y: Int, width: Int, height: Int
+    var active: Bool
+}
+
 /// KWin's scripting over D-Bus (`org.kde.kwin.Scripting`): a script is loaded from a file,
 /// run, and prints its answer (`print`, on KWin's standard error as `js: …`), then unloaded.
 /// KWin has no other interface that lists windows with their process and geometry.
@@ -98,15 +103,8 @@ struct KWinScript {
     let environment: [String: String]
     private static let counter = Counter()
 
-    /// One window as KWin sees it.
-    struct Window: Equatable {
-        var pid: Int32
-        var x: Int, y: Int, width: Int, height: Int
-        var active: Bool
-    }
-
     /// Every normal window (no panels, no input-method surfaces).
-    func windows() throws -> [Window] {
+    func windows() throws -> [CompositorWindow] {
         let lines = try run("""
             const cs = workspace.clientList();
             for (let i = 0; i < cs.length; i++) {
@@ -117,7 +115,7 @@ struct KWinScript {
         return lines.compactMap { line in
             let f = line.split(separator: " ").compactMap { Int($0) }
             guard f.count == 6 else { return nil }
-            return Window(pid: Int32(f[0]), x: f[1], y: f[2], width: f[3], height: f[4], active: f[5] == 1)
+            return CompositorWindow(pid: Int32(f[0]), x: f[1], y: f[2], width: f[3], height: f[4], active: f[5] == 1)
         }
     }
 

@@ -164,44 +164,36 @@ public final class WaylandIMSession: @unchecked Sendable {
 
         // 1. The session bus, 2. the compositor, headless (`HeadlessSway`, as WaylandSession's,
         // or `HeadlessKWin`, which starts fcitx5 itself).
-        let client: [String: String]
-        let compositorProcess: AppProcess
-        let imAlive: () throws -> Void
+        let started: any HeadlessCompositor
         switch desktop {
         case .sway:
-            let compositor = try HeadlessSway.start(in: session, outputSize: Self.outputSize, timeout: timeout, lap: lap)
-            bus = compositor.bus
-            busAddress = compositor.busAddress
-            compositorProcess = compositor.sway
-            waylandDisplay = compositor.waylandDisplay
-            swaySocket = compositor.swaySocket
-            client = compositor.clientEnvironment
+            let sway = try HeadlessSway.start(in: session, outputSize: Self.outputSize, timeout: timeout, lap: lap)
+            started = sway
+            swaySocket = sway.swaySocket
             kwinScript = nil
             gnomeShell = nil
         case .gnome:
-            let compositor = try HeadlessGnomeShell.start(in: session, outputSize: Self.outputSize, timeout: timeout, lap: lap)
-            bus = compositor.bus
-            busAddress = compositor.busAddress
-            compositorProcess = compositor.shell
-            waylandDisplay = compositor.waylandDisplay
+            let shell = try HeadlessGnomeShell.start(in: session, outputSize: Self.outputSize, timeout: timeout, lap: lap)
+            started = shell
             swaySocket = nil
-            client = compositor.clientEnvironment
             kwinScript = nil
-            gnomeShell = compositor
+            gnomeShell = shell
         case .kde:
             let fcitx5 = try AppProcess.resolve("fcitx5", environment: ["PATH": "/usr/bin:/bin"])
-            let compositor = try HeadlessKWin.start(in: session, outputSize: Self.outputSize,
-                                                    inputMethodCommand: "\(fcitx5) --disable=\(Fcitx5.disabledAddons)",
-                                                    timeout: timeout, lap: lap)
-            bus = compositor.bus
-            busAddress = compositor.busAddress
-            compositorProcess = compositor.kwin
-            waylandDisplay = compositor.waylandDisplay
+            let kwin = try HeadlessKWin.start(in: session, outputSize: Self.outputSize,
+                                              inputMethodCommand: "\(fcitx5) --disable=\(Fcitx5.disabledAddons)",
+                                              timeout: timeout, lap: lap)
+            started = kwin
             swaySocket = nil
-            client = compositor.clientEnvironment
-            kwinScript = KWinScript(session: session, kwin: compositor.kwin, environment: client)
+            kwinScript = KWinScript(session: session, kwin: kwin.kwin, environment: kwin.clientEnvironment)
             gnomeShell = nil
         }
+        bus = started.bus
+        busAddress = started.busAddress
+        waylandDisplay = started.waylandDisplay
+        let client = started.clientEnvironment
+        let compositorProcess = started.process
+        let imAlive: () throws -> Void
         self.compositor = compositorProcess
         func run(_ tool: String, _ arguments: [String]) throws -> CommandResult {
             try WaylandSession.run(in: session, environment: client, tool, arguments, timeout: .seconds(10))
@@ -250,10 +242,7 @@ public final class WaylandIMSession: @unchecked Sendable {
             }
             try Wait.until("fcitx5 to own the bus name \(Fcitx5.busName)", timeout: timeout,
                            interval: Self.commandInterval, diagnostics: imDiagnostics, failFast: imAlive) {
-                let r = try run("dbus-send", ["--session", "--print-reply=literal", "--dest=org.freedesktop.DBus",
-                                              "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
-                                              "string:\(Fcitx5.busName)"])
-                return r.succeeded && r.output.hasSuffix("true")
+                try WaylandSession.nameHasOwner(Fcitx5.busName, in: session, environment: client)
             }
             var current = ""
             try Wait.until("fcitx5 to report '\(inputMethod.rawValue)' as its current input method", timeout: timeout,
@@ -652,10 +641,7 @@ public final class WaylandIMSession: @unchecked Sendable {
             // KWin's fcitx5: gone once it no longer owns its bus name.
             _ = try? fcitxController("Exit")
             _ = try? Wait.until("fcitx5 to leave the bus", timeout: .seconds(3), interval: Self.commandInterval) {
-                let r = try self.run("dbus-send", ["--session", "--print-reply=literal", "--dest=org.freedesktop.DBus",
-                                                   "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
-                                                   "string:\(Fcitx5.busName)"])
-                return r.succeeded && r.output.hasSuffix("false")
+                !(try WaylandSession.nameHasOwner(Fcitx5.busName, in: session, environment: sessionEnvironment))
             }
         }
         let fd = lock.withLock { () -> Int32 in defer { vkbdInput = -1 }; return vkbdInput }

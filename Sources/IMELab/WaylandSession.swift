@@ -275,6 +275,14 @@ public final class WaylandSession: @unchecked Sendable {
                                   arguments: asSessionUser(resolved, arguments, environment: environment))
     }
 
+    /// Whether some connection owns `name` on the session bus of `environment`.
+    static func nameHasOwner(_ name: String, in session: TestSession, environment: [String: String]) throws -> Bool {
+        let r = try run(in: session, environment: environment, "dbus-send",
+                        ["--session", "--print-reply=literal", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                         "org.freedesktop.DBus.NameHasOwner", "string:\(name)"], timeout: .seconds(10))
+        return r.succeeded && r.output.hasSuffix("true")
+    }
+
     static func requireRunning(_ p: AppProcess, _ when: String) throws {
         if !p.isRunning { throw HarnessError("\(p.name) exited \(when)\n" + p.diagnostics()) }
     }
@@ -565,7 +573,17 @@ public final class WaylandSession: @unchecked Sendable {
 
 /// The start-up both Wayland sessions share: a session bus, then sway, headless, with its
 /// Wayland and IPC sockets found and sway answering on IPC once its config is applied.
-struct HeadlessSway {
+/// What every headless compositor of the lab gives a session: its private bus, the
+/// compositor's process, its Wayland display, and its clients' environment.
+protocol HeadlessCompositor {
+    var bus: AppProcess { get }
+    var busAddress: String { get }
+    var process: AppProcess { get }
+    var waylandDisplay: String { get }
+    var clientEnvironment: [String: String] { get }
+}
+
+struct HeadlessSway: HeadlessCompositor {
     /// A private session bus for the session user; returns it with its address.
     static func startBus(in session: TestSession, timeout: Duration) throws -> (AppProcess, String) {
         let busProcess = try WaylandSession.launch(
@@ -586,6 +604,7 @@ struct HeadlessSway {
     let bus: AppProcess
     let busAddress: String
     let sway: AppProcess
+    var process: AppProcess { sway }
     let waylandDisplay: String
     let swaySocket: String
     /// The environment of the session's clients: the bus, the display, sway's socket.

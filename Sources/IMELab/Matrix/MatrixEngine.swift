@@ -255,18 +255,7 @@ public struct MatrixEngine: Sendable, CustomStringConvertible, Decodable {
         if let path = ProcessInfo.processInfo.environment["IME_LAB_ENGINES"], !path.isEmpty {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("share/ime-composer/lab/engines", isDirectory: true).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: installed.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                return installed
-            }
-        }
-        // <root>/Sources/IMELab/Matrix/MatrixEngine.swift
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("data/lab/engines", isDirectory: true)
+        return LabData.directory("engines")
     }
 
     /// Every engine file in `directory` (`*.json`), in the matrix's order (`InputMethodKind`'s).
