@@ -34,15 +34,20 @@ extension BidirectionalCollection where Element == TraceLog.Entry {
     /// Whether a composition is on screen after these entries (which start before it began).
     public var isComposing: Bool {
         var composing = false
-        for e in self {
-            switch e.name {
-            case "preedit-start": composing = true
-            case "preedit": composing = !(e.value["text"]?.stringValue ?? "").isEmpty
-            case "preedit-end": composing = false
-            default: break
-            }
-        }
+        for e in self { composing = e.composing(after: composing) }
         return composing
+    }
+
+    /// The limit's cuts (`limit` lines) made while a composition was on screen (the
+    /// entries start before it began).
+    public var cutsWhileComposing: [TraceLog.Entry] {
+        var composing = false
+        var cuts: [TraceLog.Entry] = []
+        for e in self {
+            composing = e.composing(after: composing)
+            if composing, e.name == "limit" { cuts.append(e) }
+        }
+        return cuts
     }
 
     /// Whether the input settled after the entry at `index`: a `settle` line after it (or
@@ -51,5 +56,17 @@ extension BidirectionalCollection where Element == TraceLog.Entry {
     public func settled(after index: Int) -> Bool {
         guard let mark = last(where: { $0.name == "settle" || $0.name == "text" }), mark.index > index else { return false }
         return !contains { $0.index > mark.index && ["preedit-start", "preedit", "preedit-end", "commit"].contains($0.name) }
+    }
+}
+
+extension TraceLog.Entry {
+    /// Whether a composition is on screen after this entry, given whether one was before it.
+    func composing(after composing: Bool) -> Bool {
+        switch name {
+        case "preedit-start": true
+        case "preedit": !(value["text"]?.stringValue ?? "").isEmpty
+        case "preedit-end": false
+        default: composing
+        }
     }
 }

@@ -36,6 +36,39 @@ struct MatrixInvariantsTests {
         #expect(MatrixInvariants.violations(in: try Self.lines(Self.itransReturn)).isEmpty)
     }
 
+    /// The hard-limit cell's "nothing cut while composing", read from the trace as the lab
+    /// reads it. GNOME's ibus-hangul commits 글 on Space and then the Space itself as a
+    /// commit; a settle between them cuts 글 with nothing composing (recorded): no
+    /// complaint. The same cut while 글 still showed is one.
+    @Test func cutsAreJudgedByWhetherACompositionShowedThen() throws {
+        func cuts(_ text: String) throws -> [String] {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("cuts-\(UUID().uuidString).jsonl")
+            defer { try? FileManager.default.removeItem(at: url) }
+            try (text + "\n").write(to: url, atomically: true, encoding: .utf8)
+            return TraceLog(url: url).entries.cutsWhileComposing.compactMap { $0.value["removed"]?.stringValue }
+        }
+        let composing = """
+            {"ev":"preedit-start","t":3324}
+            {"ev":"preedit","t":3612,"text":"글","cursor":1,"segments":[[0,1,["underline"]]]}
+            """
+        #expect(try cuts(composing + """
+
+            {"ev":"commit","t":3679,"text":"글"}
+            {"ev":"edit","t":3679,"origin":"im-commit","at":3,"removed":"","inserted":"글"}
+            {"ev":"preedit","t":3680,"text":"","cursor":0,"segments":[]}
+            {"ev":"preedit-end","t":3680}
+            {"ev":"limit","t":3681,"removed":"글","at":3}
+            {"ev":"key","t":3684,"keyval":"space","forwarded":true}
+            {"ev":"commit","t":3684,"text":" "}
+            {"ev":"limit","t":3686,"removed":" ","at":3}
+            """).isEmpty)
+        #expect(try cuts(composing + """
+
+            {"ev":"limit","t":3613,"removed":"한","at":2}
+            {"ev":"commit","t":3679,"text":"글"}
+            """) == ["한"])
+    }
+
     @Test func enterWhileComposingThatSendsIsCaught() throws {
         let problems = MatrixInvariants.violations(in: try Self.lines("""
             {"ev":"key","t":1,"keyval":"k"}
