@@ -63,7 +63,9 @@ extension ComposerController {
             guard let self else { return }
             var windowX = x, windowY = y
             _ = gtk_widget_translate_coordinates(cast(ui.textView), cast(ui.window), x, y, &windowX, &windowY)
-            forward(.pointerPressedAt(x: Int(windowX.rounded()), y: Int(windowY.rounded())))
+            let resetFirst = inputMethod.actedAfter(eventTime: gtk_event_controller_get_current_event_time(gesture))
+            forward(.pointerPressedAt(x: Int(windowX.rounded()), y: Int(windowY.rounded()),
+                                      inputMethodResetFirst: resetFirst))
         }
         gtk_widget_add_controller(cast(ui.textView), gesture)
     }

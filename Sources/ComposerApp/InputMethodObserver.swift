@@ -55,6 +55,12 @@ final class InputMethodObserver {
         forwardedKeys.enabled && forwardedKeys.isForwarded(keyTime: keyTime, now: monotonicMilliseconds())
     }
 
+    /// Whether the input method acted after an event stamped `eventTime` was made (a press
+    /// the compositor reset the input method for before passing it on).
+    func actedAfter(eventTime: UInt32) -> Bool {
+        forwardedKeys.enabled && forwardedKeys.inputMethodActedAfter(eventTime: eventTime, now: monotonicMilliseconds())
+    }
+
     /// Asks the module to end its composition (commit it or drop it, as the module does) and
     /// says how that went; nil when there is no IM context.
     func finishComposition() -> Finish? {

@@ -562,6 +562,49 @@ struct ComposerTests {
         }
     }
 
+    /// GNOME Shell resets IBus on a press before the window hears of it, and ibus-anthy
+    /// drops its composition on reset: the preedit ends with no commit, then the press
+    /// arrives, stamped before that end. What was drawn is typed where it was drawn, once,
+    /// before the click moves the caret.
+    @Test func aCompositionTheCompositorDroppedForAPressIsTypedWhereItWasDrawn() {
+        let window = Window("子猫")
+        window.send(.preeditStarted)
+        window.send(.preeditChanged(Preedit(text: "いぬ", cursor: 2, segments: [])))
+        window.send(.settle)
+        window.send(.preeditChanged(.empty))
+        window.send(.preeditEnded)
+        let press = window.send(.pointerPressedAt(x: 3, y: 9, inputMethodResetFirst: true))
+        #expect(press.first == .trace(.press(x: 3, y: 9, imResetFirst: true)))
+        #expect(press.contains(.edit(range: 2..<2, text: "いぬ")), "typed where it was drawn: \(press)")
+        #expect(window.composer.model.text == "子猫いぬ")
+        window.send(.selectionChanged(anchor: 0, caret: 0))
+        #expect(!window.send(.pointerPressedAt(x: 3, y: 9, inputMethodResetFirst: true)).contains {
+            if case .edit = $0 { true } else { false }
+        }, "kept once: a second press finds nothing to keep")
+        #expect(window.composer.model.text == "子猫いぬ")
+    }
+
+    /// The same end with a press that came after it (an Escape IBus took, which the window
+    /// never sees, then a click), a commit of what was drawn before the press (ibus-hangul
+    /// commits on reset), or a key between: nothing is typed.
+    @Test func aPressAfterAnEndItDidNotCauseBringsNothingBack() {
+        func pressed(resetFirst: Bool, _ between: [InputEvent]) -> [Effect] {
+            let window = Window("")
+            window.send(.preeditStarted)
+            window.send(.preeditChanged(Preedit(text: "한", cursor: 1, segments: [])))
+            window.send(.preeditChanged(.empty))
+            for event in between { window.send(event) }
+            window.send(.preeditEnded)
+            return window.send(.pointerPressedAt(x: 1, y: 1, inputMethodResetFirst: resetFirst))
+        }
+        let typed: ([Effect]) -> Bool = { $0.contains { if case .edit = $0 { true } else { false } } }
+        #expect(typed(pressed(resetFirst: true, [])), "the case itself")
+        #expect(!typed(pressed(resetFirst: false, [])), "a press made after the end: a cancel stays a cancel")
+        #expect(!typed(pressed(resetFirst: true, [.commitStarted("한"), .inserted(offset: 0, text: "한"), .commitEnded])),
+                "committed on the reset: not typed twice")
+        #expect(!typed(pressed(resetFirst: true, [.keyPressed(name: "a", shift: false)])), "the user went on typing")
+    }
+
     @Test func focusLeavingSettlesAndExitHappensOnce() {
         let window = Window("x")
         let left = window.send(.focusChanged(focused: false))

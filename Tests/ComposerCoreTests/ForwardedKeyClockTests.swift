@@ -29,6 +29,15 @@ struct ForwardedKeyClockTests {
         #expect(!clock.isForwarded(keyTime: 0, now: 4_999), "before the action (clock read out of order)")
     }
 
+    /// GNOME Shell resets IBus on a press before passing the press on: the composition's
+    /// end comes after the press's own time; a press made after the end is the person's.
+    @Test func aPressMadeBeforeTheInputMethodActedWasOneItWasResetFor() {
+        var clock = ForwardedKeyClock(enabled: true)
+        clock.inputMethodActed(at: 20_002)
+        #expect(clock.inputMethodActedAfter(eventTime: 20_000, now: 20_004), "pressed at 20000, the end came at 20002")
+        #expect(!clock.inputMethodActedAfter(eventTime: 23_000, now: 23_001), "a click three seconds after an Escape")
+    }
+
     @Test func millisecondsWrapAfter49Days() {
         var clock = ForwardedKeyClock(enabled: true)
         clock.inputMethodActed(at: 3)  // just after the wrap

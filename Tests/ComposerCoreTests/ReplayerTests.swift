@@ -152,6 +152,22 @@ struct ReplayerTests {
         #expect(text == "a\nb")
     }
 
+    /// A composition GNOME Shell's reset dropped on a press is typed by the composer itself:
+    /// the replay, fed the press with its `im_reset_first` mark, types it again, once.
+    @Test func aCompositionKeptForAPressTheCompositorResetForReplaysTheSame() throws {
+        let window = RecordingWindow(text: "", settings: TranscriptSettings(), sources: [])
+        window.act { window.send(.preeditStarted); window.send(.preeditChanged(Preedit(text: "いぬ", cursor: 2, segments: []))) }
+        window.act { window.send(.preeditChanged(.empty)); window.send(.preeditEnded) }
+        window.act { window.send(.pointerPressedAt(x: 4, y: 7, inputMethodResetFirst: true)) }
+        window.act { window.send(.exit(.close)) }
+        #expect(window.transcript.contains(#""im_reset_first":true"#))
+        let transcript = try Transcript(text: window.transcript, name: "gnome-click")
+        let output = try Replayer(transcript: transcript, settings: transcript.settings, data: .empty).run()
+        #expect(output.jsonLines == window.transcript)
+        guard case .exit(let text, _, _, _)? = output.events.last?.event else { Issue.record("no exit"); return }
+        #expect(text == "いぬ")
+    }
+
     /// Issue #31: an Enter pressed on `@tana` while the data was loading waits for it and then
     /// accepts 田中 as it would have with the data there; the replay, fed the recorded lines
     /// (the `data` line where it came), decides the same, byte for byte.

@@ -65,6 +65,7 @@ struct TraceEventTests {
         (.history(lastSent: "see you"), #"{"ev":"history","t":42,"last_sent":"see you"}"#),
         (.paint, #"{"ev":"paint","t":42}"#),
         (.press(x: 10, y: 553), #"{"ev":"press","t":42,"x":10,"y":553}"#),
+        (.press(x: 10, y: 553, imResetFirst: true), #"{"ev":"press","t":42,"x":10,"y":553,"im_reset_first":true}"#),
         (.placement(CandidatePlacement(given: PixelRect(x: 8, y: 6, width: 0, height: 19))),
          #"{"ev":"placement","t":42,"given":[8,6,0,19],"scale":1}"#),
         (.placement(CandidatePlacement(given: PixelRect(x: 8, y: 6, width: 0, height: 19),

@@ -262,20 +262,11 @@ public final class Composer {
             origins.pasteInFlight = true
         case .pasteEnded:
             origins.pasteInFlight = false
-        case .pointerPressedAt(let x, let y):
-            trace(.press(x: x, y: y))
-            dispatch(.pointerPressed)
+        case let .pointerPressedAt(x, y, resetFirst):
+            trace(.press(x: x, y: y, imResetFirst: resetFirst))
+            pointerPressed(inputMethodResetFirst: resetFirst)
         case .pointerPressed:
-            // A click mid-composition: GTK 4 resets the input method when the text view takes
-            // the press, and under GTK 4 that loses the composition with many engines
-            // (ibus-hangul and fcitx5-anthy drop it; ibus-unikey and ibus-m17n leave it drawn
-            // but dead) — GTK 3's IBus module committed it on the press (gtk#1534). Finish it
-            // first, as focus loss does: what was drawn is committed where it was drawn, then
-            // the caret moves.
-            abandoned.explained()
-            if let drawn = model.preedit, !drawn.text.isEmpty {
-                finishComposition(drawn: drawn.text)
-            }
+            pointerPressed(inputMethodResetFirst: false)
         case .dropped:
             origins.holdUntilSettle(.drop)
         case let .selectionChanged(anchor, caret):
@@ -373,6 +364,32 @@ public final class Composer {
         guard old?.isUp != new.isUp else { return }
         if let change = keyboard.apply(new.observation) { trace(.keyboard(change)) }
         effects.append(.keyboardChanged(keyboard.current))
+    }
+
+    /// A click mid-composition: GTK 4 resets the input method when the text view takes the
+    /// press, and under GTK 4 that loses the composition with many engines (ibus-hangul and
+    /// fcitx5-anthy drop it; ibus-unikey and ibus-m17n leave it drawn but dead) — GTK 3's
+    /// IBus module committed it on the press (gtk#1534). Finish it first, as focus loss
+    /// does: what was drawn is committed where it was drawn, then the caret moves.
+    ///
+    /// GNOME Shell resets the input method on the press itself, before the window hears of
+    /// it (mutter 43, `meta_wayland_text_input_update`): an engine that drops a composition
+    /// on reset (ibus-anthy, ibus-libpinyin) has ended it a few milliseconds before the
+    /// press arrives, with no commit. The press's own time, earlier than that end
+    /// (`inputMethodResetFirst`), says the press ended it: what was drawn is typed where
+    /// it was drawn. Without that proof an end with nothing to explain it is left alone:
+    /// the keys IBus takes never reach the window there, so an Escape that cancelled a
+    /// composition looks the same, and a later click must not bring it back.
+    private func pointerPressed(inputMethodResetFirst: Bool) {
+        let dropped = inputMethodResetFirst ? abandoned.unexplainedEnd : nil
+        abandoned.explained()
+        if let drawn = model.preedit, !drawn.text.isEmpty {
+            finishComposition(drawn: drawn.text)
+        } else if let dropped, !dropped.isEmpty, model.preedit == nil {
+            let caret = model.selection.caret
+            edit(caret..<caret, with: dropped, origin: .program)
+            effects.append(.requestSettle)
+        }
     }
 
     private func keyPressed(name: String, shift: Bool, forwarded: Bool) {

@@ -53,8 +53,11 @@ public enum InputEvent: Equatable, Sendable {
     /// method, which makes some engines drop what they were composing).
     case pointerPressed
     /// The same press, where it was (window coordinates): traced as `press`, which a rerun
-    /// of the transcript clicks again.
-    case pointerPressedAt(x: Int, y: Int)
+    /// of the transcript clicks again. `inputMethodResetFirst`: the input method acted
+    /// after the press was made, by the press's own time (`ForwardedKeyClock`): the
+    /// compositor reset it for this press before the window was told of the press (mutter
+    /// does, on every press in a surface with text input).
+    case pointerPressedAt(x: Int, y: Int, inputMethodResetFirst: Bool = false)
     /// The selection or the caret moved (scalar offsets).
     case selectionChanged(anchor: Int, caret: Int)
     /// The buffer holds other text than the composer knows (a change it could not see):

@@ -39,6 +39,14 @@ public struct ForwardedKeyClock: Sendable {
     /// Return a few milliseconds later). A person's own next key comes later than that; if
     /// one does come sooner, it only confirms instead of sending, and nothing is lost.
     public func isForwarded(keyTime: UInt32, now: UInt32) -> Bool {
+        inputMethodActedAfter(eventTime: keyTime, now: now)
+    }
+
+    /// Whether the input method last acted after an event stamped `eventTime` (a key or a
+    /// pointer press), arriving at `now`, was made: the same reading as `isForwarded`. A
+    /// press made before a composition ended with no commit is one the compositor reset
+    /// the input method for before passing it on (GNOME Shell does, on every press).
+    public func inputMethodActedAfter(eventTime keyTime: UInt32, now: UInt32) -> Bool {
         guard enabled, let lastAction else { return false }
         if keyTime == 0 {
             let since = Int32(bitPattern: now &- lastAction)

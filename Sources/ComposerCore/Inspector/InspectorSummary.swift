@@ -48,7 +48,8 @@ enum InspectorSummary {
         case .inputMethodLost(let name): return "the input method left the bus (\(name))"
         case .history(let lastSent): return "the last message sent before: “\(lastSent)”"
         case .paint: return "a frame showing the input was painted"
-        case .press(let x, let y): return "a press in the text at \(x),\(y)"
+        case let .press(x, y, imResetFirst):
+            return "a press in the text at \(x),\(y)" + (imResetFirst ? " (the input method was reset for it first)" : "")
         case .placement(let placement): return summary(of: placement)
         }
     }

@@ -186,7 +186,7 @@ public final class Replayer {
         case .paint: break
         // Nor where the caret was told to the input method and its window went.
         case .placement: break
-        case .press(let x, let y): feed(.pointerPressedAt(x: x, y: y))
+        case let .press(x, y, imResetFirst): feed(.pointerPressedAt(x: x, y: y, inputMethodResetFirst: imResetFirst))
         case .diverged(let text):
             recorded.applyDelete(range: 0..<recorded.document.scalarCount, origin: .program)
             recorded.applyInsert(at: 0, text: text, origin: .program)

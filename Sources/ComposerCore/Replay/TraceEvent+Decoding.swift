@@ -71,7 +71,9 @@ extension TraceEvent {
         case "input-method-lost": return .inputMethodLost(name: try line.string("name"))
         case "history": return .history(lastSent: try line.string("last_sent"))
         case "paint": return .paint
-        case "press": return .press(x: try line.int("x"), y: try line.int("y"))
+        case "press":
+            return .press(x: try line.int("x"), y: try line.int("y"),
+                          imResetFirst: try line.optionalBool("im_reset_first") ?? false)
         case "placement":
             return .placement(CandidatePlacement(
                 given: try line.rect("given"), caret: try line.optionalRect("caret"), sent: try line.optionalRect("sent"),

@@ -66,8 +66,10 @@ public enum TraceEvent: Equatable, Sendable {
     /// A frame that shows input was painted: the first after a key or an input-method
     /// answer (written with `--trace-frames` only; the lab's key → painted frame timing).
     case paint
-    /// A pointer press in the text (window coordinates), before the text view takes it.
-    case press(x: Int, y: Int)
+    /// A pointer press in the text (window coordinates), before the text view takes it;
+    /// `imResetFirst` when the input method acted after the press was made (written
+    /// `"im_reset_first": true`, only then).
+    case press(x: Int, y: Int, imResetFirst: Bool = false)
     /// Where the caret was told to the input method and where its candidate window went
     /// (written while the inspector is shown, and with `--trace-placement`).
     /// (Boxed: every other event is small, and the recent events keep thousands.)
@@ -223,8 +225,8 @@ public enum TraceEvent: Equatable, Sendable {
             return [("last_sent", .string(lastSent))]
         case .paint:
             return []
-        case let .press(x, y):
-            return [("x", .int(x)), ("y", .int(y))]
+        case let .press(x, y, imResetFirst):
+            return [("x", .int(x)), ("y", .int(y))] + (imResetFirst ? [("im_reset_first", .bool(true))] : [])
         case let .placement(placement):
             func rect(_ rect: PixelRect) -> JSONValue { .array(rect.components.map(JSONValue.int)) }
             var fields: [(String, JSONValue)] = [("given", rect(placement.given)), ("scale", .int(placement.scale))]

@@ -47,7 +47,7 @@ public struct TranscriptRerun: Sendable {
                     steps[steps.count - 1] = .key(name: name, shift: shift, line: number, answered: true)
                 }
             case .focus(let isIn): steps.append(.focus(in: isIn, line: line.number))
-            case .press(let x, let y): steps.append(.press(x: x, y: y, fromBottom: panelHeight.map { $0 - y }, line: line.number))
+            case .press(let x, let y, _): steps.append(.press(x: x, y: y, fromBottom: panelHeight.map { $0 - y }, line: line.number))
             case .layout(let layout): panelHeight = layout.panelHeight
             default: break
             }

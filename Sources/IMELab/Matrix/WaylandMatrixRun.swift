@@ -303,7 +303,18 @@ public struct WaylandMatrixRun: MatrixTraceReading {
         try send(text)
         let how: String
         if case .commits(let kept) = matrix.click, wl.desktop == .gnome {
-            how = "gnome-shell reset IBus on the press and the engine committed \(quoted(kept)) where it was drawn"
+            // gnome-shell resets IBus on the press before the app hears of it: the engine
+            // commits then (ibus-hangul), or drops the composition and the composer, seeing
+            // a press made before that end, types what was drawn.
+            if events("commit", from: clickAt) {
+                how = "gnome-shell reset IBus on the press and the engine committed \(quoted(kept)) where it was drawn"
+            } else {
+                let press = trace.entries.dropFirst(clickAt).last { $0.name == "press" }
+                try require(press?.value["im_reset_first"]?.boolValue == true,
+                            "nothing committed, and the press is not marked as one the input method was reset for: "
+                                + (press?.line ?? "no press line"))
+                how = "gnome-shell reset IBus on the press and the engine dropped the composition; the composer, seeing the press made before that end, typed \(quoted(kept)) where it was drawn"
+            }
         } else if case .commits(let kept) = matrix.click {
             how = "the composer finished the composition first (fcitx5 drops it on \(compositor)'s deactivate) and typed \(quoted(kept)) where it was drawn"
         } else {
