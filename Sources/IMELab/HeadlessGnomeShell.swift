@@ -32,7 +32,9 @@ struct HeadlessGnomeShell: HeadlessCompositor {
     let clientEnvironment: [String: String]
 
     /// Settings written before the shell starts (keyfile GSettings in the session's config).
-    static func configure(_ session: TestSession, ibusEngine: String) throws {
+    /// - Parameter onScreenKeyboard: turns GNOME's on-screen keyboard on (the accessibility
+    ///   setting a tablet user turns on; headless there is no touchscreen to turn it on).
+    static func configure(_ session: TestSession, ibusEngine: String, onScreenKeyboard: Bool = false) throws {
         let extensions = session.dataHome.appendingPathComponent("gnome-shell/extensions/\(extensionUUID)", isDirectory: true)
         try session.makeDirectory(extensions)
         for file in ["metadata.json", "extension.js"] {
@@ -45,6 +47,7 @@ struct HeadlessGnomeShell: HeadlessCompositor {
             ("org.gnome.shell", "disable-user-extensions", "false"),
             ("org.gnome.shell", "welcome-dialog-last-shown-version", "'999'"),
             ("org.gnome.desktop.input-sources", "sources", "[('ibus', '\(ibusEngine)')]"),
+            ("org.gnome.desktop.a11y.applications", "screen-keyboard-enabled", onScreenKeyboard ? "true" : "false"),
         ] {
             try IBus.gsettingsSet(session, schema: schema, key: key, value: value)
         }
@@ -131,6 +134,25 @@ struct HeadlessGnomeShell: HeadlessCompositor {
         }
     }
 
+    /// GNOME's on-screen keyboard: whether it shows, and the box it fills at the bottom of
+    /// the monitor (its top edge on the output, the monitor's bottom while hidden, and its height).
+    func keyboard(in session: TestSession) throws -> GnomeKeyboard {
+        let reply = try call(in: session, "Keyboard", [])
+        guard let start = reply.firstIndex(of: "{"), let end = reply.lastIndex(of: "}"),
+              let object = try JSONSerialization.jsonObject(with: Data(reply[start...end].utf8)) as? [String: Any],
+              let visible = object["visible"] as? Bool, let top = object["top"] as? Int, let height = object["height"] as? Int else {
+            throw HarnessError("the lab's GNOME Shell extension: Keyboard answered \(reply)")
+        }
+        return GnomeKeyboard(visible: visible, top: top, height: height)
+    }
+
     /// The extension's files (`LabData`: installed, or the source tree's).
     static var extensionDirectory: URL { LabData.directory("gnome-shell/\(extensionUUID)") }
+}
+
+/// GNOME Shell's on-screen keyboard as the lab reads it (`HeadlessGnomeShell.keyboard`).
+public struct GnomeKeyboard: Equatable, Sendable {
+    public var visible: Bool
+    /// The top edge of the keyboard's box on the output, and its height (px).
+    public var top: Int, height: Int
 }

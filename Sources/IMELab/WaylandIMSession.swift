@@ -113,9 +113,10 @@ public final class WaylandIMSession: @unchecked Sendable {
     /// - Parameters:
     ///   - appArguments: extra arguments for `ime-composer` (after `--trace PATH`).
     ///   - appEnvironment: added to (and overriding) the app's environment.
+    ///   - onScreenKeyboard: on `.gnome`, GNOME Shell's own on-screen keyboard is turned on.
     public static func start(name: String = "wayland-im", desktop: Desktop = .sway, inputMethod: Fcitx5.InputMethod,
                              probe: InputMethodKind.Probe? = nil, appArguments: [String] = [], appEnvironment: [String: String] = [:],
-                             timeout: Duration = .seconds(30)) throws -> WaylandIMSession {
+                             onScreenKeyboard: Bool = false, timeout: Duration = .seconds(30)) throws -> WaylandIMSession {
         try Prerequisites.require(desktop.requiredPrograms)
         if desktop == .kde, !FileManager.default.isExecutableFile(atPath: HeadlessKWin.installedPath) {
             throw HarnessError("\(HeadlessKWin.installedPath) is missing: install kwin-wayland (scripts/install-deps.sh)")
@@ -130,7 +131,7 @@ public final class WaylandIMSession: @unchecked Sendable {
         do {
             return try WaylandIMSession(session: session, desktop: desktop, inputMethod: inputMethod, probe: probe, driver: driver,
                                         appArguments: appArguments, appEnvironment: appEnvironment,
-                                        timeout: timeout)
+                                        onScreenKeyboard: onScreenKeyboard, timeout: timeout)
         } catch {
             session.markFailed()
             session.stop()
@@ -139,7 +140,7 @@ public final class WaylandIMSession: @unchecked Sendable {
     }
 
     private init(session: TestSession, desktop: Desktop, inputMethod: Fcitx5.InputMethod, probe: InputMethodKind.Probe?, driver: String,
-                 appArguments: [String], appEnvironment: [String: String], timeout: Duration) throws {
+                 appArguments: [String], appEnvironment: [String: String], onScreenKeyboard: Bool, timeout: Duration) throws {
         self.session = session
         self.desktop = desktop
         self.inputMethod = inputMethod
@@ -156,7 +157,7 @@ public final class WaylandIMSession: @unchecked Sendable {
         // fcitx5's profile and config (ActiveByDefault=True: no trigger key), then the
         // whole session directory goes to the session user.
         if desktop == .gnome {
-            try HeadlessGnomeShell.configure(session, ibusEngine: inputMethod.rawValue)
+            try HeadlessGnomeShell.configure(session, ibusEngine: inputMethod.rawValue, onScreenKeyboard: onScreenKeyboard)
         } else {
             try Fcitx5.writeConfiguration(session, inputMethod: inputMethod)
         }
@@ -517,6 +518,28 @@ public final class WaylandIMSession: @unchecked Sendable {
         }
         try command("motion_absolute \(x) \(y) \(Self.outputSize.width) \(Self.outputSize.height)")
         try command("click")
+    }
+
+    // MARK: GNOME Shell's on-screen keyboard
+
+    /// GNOME Shell's on-screen keyboard (a session started with `onScreenKeyboard`).
+    public func gnomeKeyboard() throws -> GnomeKeyboard {
+        guard let gnomeShell else { throw HarnessError("GNOME's on-screen keyboard in a \(desktop.rawValue) session") }
+        return try gnomeShell.keyboard(in: session)
+    }
+
+    /// Asks GNOME Shell to close its on-screen keyboard (`Main.keyboard.close()`).
+    public func closeGnomeKeyboard() throws {
+        guard let gnomeShell else { throw HarnessError("GNOME's on-screen keyboard in a \(desktop.rawValue) session") }
+        _ = try gnomeShell.call(in: session, "CloseKeyboard", [])
+    }
+
+    /// Puts the frame of process `pid`'s window at `x`, `y`, as a user dragging it there.
+    public func moveWindow(pid: Int32, x: Int, y: Int) throws {
+        guard let gnomeShell else { throw HarnessError("moving a window in a \(desktop.rawValue) session") }
+        guard try gnomeShell.call(in: session, "Move", [String(pid), String(x), String(y)]).contains("true") else {
+            throw session.failure("GNOME Shell has no window of pid \(pid)")
+        }
     }
 
     // MARK: vkbd

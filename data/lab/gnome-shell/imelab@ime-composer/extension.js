@@ -7,6 +7,7 @@
 
 const { Gio, GLib, Clutter } = imports.gi;
 const Main = imports.ui.main;
+const IBusManager = imports.misc.ibusManager;
 
 const IFACE = `<node><interface name="org.imecomposer.Lab">
   <method name="Keys"><arg type="as" direction="in" name="names"/></method>
@@ -14,6 +15,9 @@ const IFACE = `<node><interface name="org.imecomposer.Lab">
   <method name="Windows"><arg type="s" direction="out" name="json"/></method>
   <method name="Activate"><arg type="i" direction="in" name="pid"/><arg type="b" direction="out" name="found"/></method>
   <method name="HideOverview"><arg type="b" direction="out" name="visible"/></method>
+  <method name="Move"><arg type="i" direction="in" name="pid"/><arg type="i" direction="in" name="x"/><arg type="i" direction="in" name="y"/><arg type="b" direction="out" name="found"/></method>
+  <method name="Keyboard"><arg type="s" direction="out" name="json"/></method>
+  <method name="CloseKeyboard"></method>
 </interface></node>`;
 
 const MODIFIERS = { ctrl: 'Control_L', control: 'Control_L', shift: 'Shift_L', alt: 'Alt_L', super: 'Super_L' };
@@ -50,6 +54,41 @@ class Lab {
             return { pid: window.get_pid(), x: rect.x, y: rect.y, width: rect.width, height: rect.height,
                      focused: window.has_focus() };
         }));
+    }
+
+    // Puts a window's frame at x, y (as a user dragging it there).
+    Move(pid, x, y) {
+        const window = global.get_window_actors().map(actor => actor.meta_window).find(w => w.get_pid() === pid);
+        if (!window)
+            return false;
+        window.move_frame(true, x, y);
+        return true;
+    }
+
+    // GNOME's on-screen keyboard (there when org.gnome.desktop.a11y.applications
+    // screen-keyboard-enabled is true): shown or not, and where it is on the stage (it
+    // waits below the monitor's bottom edge and slides up into view).
+    Keyboard() {
+        const keyboard = Main.keyboard.keyboardActor;
+        const box = Main.layoutManager.keyboardBox;
+        const [, top] = keyboard ? keyboard.get_transformed_position() : [0, box.y];
+        return JSON.stringify({ visible: !!Main.keyboard.visible, top: Math.round(top),
+                                height: keyboard ? keyboard.height : 0 });
+    }
+
+    // GNOME Shell 43.9's keyboard cannot close where ibus-typing-booster is not installed:
+    // Keyboard.close() first turns the keyboard's word completion off
+    // (misc/ibusManager.js setCompletionEnabled(false)), which, its state never set because
+    // open() returned early for the missing engine, opens that engine's settings schema
+    // and throws "GSettings schema org.freedesktop.ibus.engine.typing-booster not found"
+    // before anything closes. Said so here, the completion state is set to what it is
+    // (off) first, which is all the call would do.
+    CloseKeyboard() {
+        const ibus = IBusManager.getIBusManager();
+        const schemas = Gio.SettingsSchemaSource.get_default();
+        if (ibus._oskCompletion === undefined && !schemas.lookup('org.freedesktop.ibus.engine.typing-booster', true))
+            ibus._oskCompletion = false;
+        Main.keyboard.close();
     }
 
     Activate(pid) {
