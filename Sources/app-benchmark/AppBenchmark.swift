@@ -8,7 +8,7 @@ struct AppBenchmark: ParsableCommand {
         commandName: "app-benchmark",
         abstract: "Measure the release composer against plain C GTK4 programs, from outside both.",
         discussion: """
-            Keystroke to first paint (GTK's simple IM and ibus-anthy, empty and 1 MB draft) against a \
+            Keystroke to first paint (GTK's simple IM and ibus-anthy; empty, and 1 MB under and over the limit) against a \
             plain GtkTextView; idle CPU and wake-ups; start to first frame and memory against a minimal \
             GTK4 window. Each program runs in a private Xvfb + D-Bus session and is measured the same way \
             by Benchmarks/meter/paint-meter.c (XTest key, then the window's next X Damage), rounds \

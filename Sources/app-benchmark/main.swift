@@ -6,7 +6,7 @@ import IMELab
 // `make bench` (issue #11): the release composer against plain C GTK4 references, measured
 // from outside both processes the same way (Benchmarks/meter/paint-meter.c: XTest key →
 // the window's next X Damage), in private Xvfb sessions, rounds interleaved:
-//   keystroke → first paint, GTK simple IM and ibus-anthy, empty and 1 MB draft, vs a plain
+//   keystroke → first paint, GTK simple IM and ibus-anthy, empty draft and 1 MB under and over the limit, vs a plain
 //   GtkTextView (Benchmarks/reference/textview.c, 480×600, the same text);
 //   idle CPU and wake-ups over 10 s, focused;
 //   start → first frame and RSS vs a minimal GTK4 window (Benchmarks/reference/window.c).
@@ -29,10 +29,23 @@ enum Program: String, CaseIterable {
     }
 }
 
+/// The draft a keystroke case starts with.
+enum DraftState: Equatable {
+    case empty
+    /// The long draft (`--draft-bytes`), the composer's limit above its length: no counter,
+    /// no overflow colouring, as the plain GtkTextView.
+    case longUnderLimit
+    /// The same draft over the composer's default limit (200): the counter shows how far
+    /// over, and the overflow is coloured, as typing goes on.
+    case longOverLimit
+
+    var isLong: Bool { self != .empty }
+}
+
 /// One keystroke case's samples.
 struct KeyCase {
     let inputMethod: BenchSession.InputMethod
-    let draft: Bool
+    let draft: DraftState
     var latency: [Program: [Double]] = [:]
     var last: [Program: [Double]] = [:]
     var frames: [Program: [Double]] = [:]
@@ -43,7 +56,13 @@ struct KeyCase {
     var missed: [Program: Int] = [:]
     var notQuiet: [Program: Int] = [:]
     var title: String {
-        (inputMethod == .gtkSimple ? "GTK simple IM" : "ibus-anthy") + ", " + (draft ? "1 MB draft" : "empty draft")
+        (inputMethod == .gtkSimple ? "GTK simple IM" : "ibus-anthy") + ", " + {
+            switch draft {
+            case .empty: "empty draft"
+            case .longUnderLimit: "1 MB draft under the limit"
+            case .longOverLimit: "1 MB draft over the limit"
+            }
+        }()
     }
 }
 
@@ -90,12 +109,15 @@ final class Benchmark {
         program == .composer || program == .composerLargeDirectory ? Self.crashEnvironment : [:]
     }
 
-    func command(_ program: Program, in bench: BenchSession, draft: URL?) -> [String] {
+    /// - Parameter underLimit: the composer's limit above the draft's length (only with a draft).
+    func command(_ program: Program, in bench: BenchSession, draft: URL?, underLimit: Bool = false) -> [String] {
         switch program {
         case .composer:
             profileCounter += 1
             let profile = bench.session.directory.appendingPathComponent("profile-\(profileCounter)").path
-            return [composer, "--profile", profile] + (draft.map { ["--text-file", $0.path] } ?? [])
+            // Graphemes never outnumber the draft's bytes.
+            let limit = draft != nil && underLimit ? ["--limit", String(options.draftBytes + options.keysPerRound + 100)] : []
+            return [composer, "--profile", profile] + (draft.map { ["--text-file", $0.path] } ?? []) + limit
         case .composerLargeDirectory:
             return command(.composer, in: bench, draft: draft) + ["--data", largeDirectory(in: bench).path]
         case .textview:
@@ -170,16 +192,18 @@ final class Benchmark {
             try warmUp(bench)
             try measureStartup(bench)
             try measureIdle(bench)
-            try measureKeys(bench, draft: false)
-            try measureKeys(bench, draft: true)
+            try measureKeys(bench, draft: .empty)
+            try measureKeys(bench, draft: .longUnderLimit)
+            try measureKeys(bench, draft: .longOverLimit)
         }
         if options.cases.contains("anthy") {
             say("ibus-anthy session: Xvfb + D-Bus + ibus-daemon (anthy, hiragana)")
             let bench = try BenchSession(name: "bench-anthy", inputMethod: .ibusAnthy, tools: tools, renderer: options.renderer)
             defer { bench.stop() }
             try warmUp(bench)
-            try measureKeys(bench, draft: false)
-            try measureKeys(bench, draft: true)
+            try measureKeys(bench, draft: .empty)
+            try measureKeys(bench, draft: .longUnderLimit)
+            try measureKeys(bench, draft: .longOverLimit)
         }
     }
 
@@ -232,9 +256,9 @@ final class Benchmark {
         return url
     }
 
-    func measureKeys(_ bench: BenchSession, draft: Bool) throws {
+    func measureKeys(_ bench: BenchSession, draft: DraftState) throws {
         var result = KeyCase(inputMethod: bench.inputMethod, draft: draft)
-        let draftURL = draft ? try draftFile(bench) : nil
+        let draftURL = draft.isLong ? try draftFile(bench) : nil
         let anthy = bench.inputMethod == .ibusAnthy
         let keys = anthy ? Workload.anthyKeys(count: options.keysPerRound) : Workload.simpleKeys(count: options.keysPerRound)
         let warmup = anthy ? Workload.anthyWarmup : Workload.simpleWarmup
@@ -242,8 +266,8 @@ final class Benchmark {
         for round in 0..<options.rounds {
             let order: [Program] = round % 2 == 0 ? [.composer, .textview] : [.textview, .composer]
             for program in order {
-                let app = try bench.start(command(program, in: bench, draft: draftURL), environment: environment(program),
-                                          timeout: .seconds(120))
+                let app = try bench.start(command(program, in: bench, draft: draftURL, underLimit: draft == .longUnderLimit),
+                                          environment: environment(program), timeout: .seconds(120))
                 noteRenderer(program, pid: app.pid)
                 if anthy { try bench.waitForEngine(window: app.window, pid: app.pid) }
                 let run = try bench.type(keys, warmup: warmup, window: app.window, pid: app.pid)
@@ -369,7 +393,9 @@ extension Benchmark {
             + "each round a fresh process (a fresh `--profile` for the composer), \(options.keysPerRound) measured keys after "
             + "\(Workload.simpleWarmup.count) warm-up keys. Simple IM: letters and spaces, inserted. ibus-anthy: romaji "
             + "composing kana in the preedit, each word cancelled with Escape (Escape measured too). The 1 MB draft "
-            + "(\(options.draftBytes) bytes at most, Latin and Japanese lines) is given to both with `--text-file`, caret at the end. "
+            + "(\(options.draftBytes) bytes at most, Latin and Japanese lines) is given to both with `--text-file`, caret at the end, twice: under the composer's limit (`--limit` above its length: "
+            + "no counter, no colouring, as the plain view) and over it (the default limit, 200: the counter and the overflow's "
+            + "colour follow each key). "
             + "\"Last paint\": the last damage of the key's burst; \"frames\": damage bursts per key; \"damaged px\": "
             + "the pixels of the key's X Damage rectangles (summed). \"CPU/key\": the whole process (every thread, the GL "
             + "renderer's llvmpipe threads too: schedstat run time from /proc) from the first measured key to the "
