@@ -11,7 +11,8 @@ import Testing
 /// (the cursor rectangle the app gives the input method over text-input-v3) the keyboard
 /// would cover up by the keyboard's height, and back when the keyboard closes. What the
 /// composer must do there is give that rectangle right: then the input bar, at the
-/// window's bottom, stays in sight above the keys.
+/// window's bottom, stays in sight above the keys. What GNOME Shell 43.9 does oddly on the
+/// way is in `docs/upstream/gnome-shell-43-osk.md`.
 @Suite(.serialized)
 struct GnomeKeyboardTests {
     @Test(.timeLimit(.minutes(3)))
