@@ -32,7 +32,7 @@ public struct MatrixReport: Sendable {
     }
 
     /// The frameworks whose versions a report names.
-    public static let frameworkPackages = ["libgtk-4-1", "ibus", "fcitx5", "sway"]
+    public static let frameworkPackages = ["libgtk-4-1", "ibus", "fcitx5", "sway", "kwin-wayland", "gnome-shell"]
 
     public var cells: [MatrixCell] { results.flatMap(\.cells) }
     public var passed: Bool { results.allSatisfy(\.passed) }
@@ -119,8 +119,9 @@ public struct MatrixReport: Sendable {
         }
         var lines = [
             "# Input-method matrix", "",
-            "Written by `ime-composer matrix`. Each engine ran in its own private session (an X server or "
-                + "headless sway, D-Bus, the input method's daemon); the app started anew for each scenario. "
+            "Written by `ime-composer matrix`. Each engine ran in its own private session (an X server, or "
+                + "headless sway, KWin or GNOME Shell; D-Bus; the input method's daemon); the app started anew for "
+                + "each scenario. "
                 + "What each engine is expected to do is in its file in `\(expectations)`.", "",
         ]
         let frameworks = Self.frameworkPackages.compactMap { name in versions[name].map { "\(name) \($0)" } }
