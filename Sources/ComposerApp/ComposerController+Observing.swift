@@ -84,7 +84,7 @@ extension ComposerController {
             guard !composer.exited else { return true }
             let name = key.name, shift = key.shift
             let routed = composer.routes(keyName: name, shift: shift)
-            let forwarded = inputMethod.isForwarded(keyTime: key.time)
+            let forwarded = inputMethod.actedAfter(eventTime: key.time)
             forward(.keyPressed(name: name, shift: shift, forwarded: forwarded))
             guard routed else { return false }
             let consumed = inputMethodConsumes(key, textView: ui.textView)

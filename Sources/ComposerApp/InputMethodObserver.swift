@@ -50,15 +50,11 @@ final class InputMethodObserver {
     /// The GTK IM module in use (`gtk-im-module`'s id), if any.
     var moduleID: String? { context?.moduleID }
 
-    /// Whether a key stamped `keyTime` was the input method's to act on, and it passed it on.
-    func isForwarded(keyTime: UInt32) -> Bool {
-        forwardedKeys.enabled && forwardedKeys.isForwarded(keyTime: keyTime, now: monotonicMilliseconds())
-    }
-
-    /// Whether the input method acted after an event stamped `eventTime` was made (a press
-    /// the compositor reset the input method for before passing it on).
+    /// Whether the input method acted after an event stamped `eventTime` was made: a key it
+    /// was given first and passed on, or a press the compositor reset it for before passing
+    /// the press on (`ForwardedKeyClock`).
     func actedAfter(eventTime: UInt32) -> Bool {
-        forwardedKeys.enabled && forwardedKeys.inputMethodActedAfter(eventTime: eventTime, now: monotonicMilliseconds())
+        forwardedKeys.inputMethodActedAfter(eventTime: eventTime, now: monotonicMilliseconds())
     }
 
     /// Asks the module to end its composition (commit it or drop it, as the module does) and
