@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "app-benchmark",
             dependencies: [
-                "ComposerCore", "IMELab",
+                "ComposerCore", "ComposerStore", "IMELab",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -62,6 +62,18 @@ struct AppBenchmark: ParsableCommand {
                                valueName: "simple|anthy"))
     var only: Case?
 
+    enum Part: String, CaseIterable, ExpressibleByArgument {
+        case startup, idle, keys
+    }
+
+    @Option(name: .customLong("part"),
+            help: ArgumentHelp("Measure only this part (startup, idle, keys; repeatable; default: all of them).",
+                               valueName: "startup|idle|keys"))
+    var onlyParts: [Part] = []
+
+    /// The parts to measure: `--part`'s, else all.
+    var parts: Set<Part> { onlyParts.isEmpty ? Set(Part.allCases) : Set(onlyParts) }
+
     /// The sessions to measure: `--only`'s, else both.
     var cases: Set<String> { only.map { [$0.rawValue] } ?? Set(Case.allCases.map(\.rawValue)) }
 

@@ -74,6 +74,8 @@ final class Benchmark {
     var startup: [Program: [Double]] = [:]
     var startupRSS: [Program: [Double]] = [:]
     var idle: [Program: BenchSession.Idle] = [:]
+    /// The composer idle in each of its other states (the empty window's is `idle[.composer]`).
+    var idleStates: [IdleState: BenchSession.Idle] = [:]
     /// Programs whose threads showed Mesa's llvmpipe workers (the GL renderer at work).
     var llvmpipe: [Program: Bool] = [:]
     var knownGtkWarnings = 0
@@ -190,13 +192,15 @@ final class Benchmark {
             let bench = try BenchSession(name: "bench-simple", inputMethod: .gtkSimple, tools: tools, renderer: options.renderer)
             defer { bench.stop() }
             try warmUp(bench)
-            try measureStartup(bench)
-            try measureIdle(bench)
-            try measureKeys(bench, draft: .empty)
-            try measureKeys(bench, draft: .longUnderLimit)
-            try measureKeys(bench, draft: .longOverLimit)
+            if options.parts.contains(.startup) { try measureStartup(bench) }
+            if options.parts.contains(.idle) { try measureIdle(bench) }
+            if options.parts.contains(.keys) {
+                try measureKeys(bench, draft: .empty)
+                try measureKeys(bench, draft: .longUnderLimit)
+                try measureKeys(bench, draft: .longOverLimit)
+            }
         }
-        if options.cases.contains("anthy") {
+        if options.cases.contains("anthy") && options.parts.contains(.keys) {
             say("ibus-anthy session: Xvfb + D-Bus + ibus-daemon (anthy, hiragana)")
             let bench = try BenchSession(name: "bench-anthy", inputMethod: .ibusAnthy, tools: tools, renderer: options.renderer)
             defer { bench.stop() }
@@ -233,7 +237,19 @@ final class Benchmark {
         let programs = [Program.composer, .textview, .window]
         // Started together, so the wait past the start-up housekeeping is paid once.
         let apps = try programs.map { try bench.start(command($0, in: bench, draft: nil), environment: environment($0)) }
+        let states = try IdleState.allCases.map { state in try startComposer(in: state, bench) }
         Thread.sleep(until: Date().addingTimeInterval(Double(Self.startupHousekeeping.components.seconds)))
+        for (state, started) in zip(IdleState.allCases, states) {
+            let result = try bench.idle(window: started.app.window, pid: started.app.pid, seconds: options.idleSeconds)
+            try finish(started.app, .composer, in: bench)
+            if let problem = state.problem(trace: IdleState.readTrace(started.trace), profile: started.profile) {
+                bench.session.markFailed()
+                throw BenchmarkError("idle, \(state.title): the composer was not in that state: \(problem)")
+            }
+            idleStates[state] = result
+            say("idle, \(state.title): \(Format.seconds(result.cpuSeconds)) CPU (run \(Format.seconds(result.runSeconds))), "
+                + "\(result.wakeups) wake-ups \(Self.wakers(result)), \(result.frames) frames")
+        }
         for (program, app) in zip(programs, apps) {
             noteRenderer(program, pid: app.pid)
             let result = try bench.idle(window: app.window, pid: app.pid, seconds: options.idleSeconds)
@@ -242,6 +258,24 @@ final class Benchmark {
             say("idle \(program.rawValue): \(Format.seconds(result.cpuSeconds)) CPU (run \(Format.seconds(result.runSeconds))), "
                 + "\(result.wakeups) wake-ups \(Self.wakers(result)), \(result.frames) frames, RSS \(Format.mib(Double(result.rssKiB)))")
         }
+    }
+
+    /// A composer started and brought into `state` (its draft, then its keys), with a trace
+    /// and a profile of its own to check it against afterwards.
+    func startComposer(in state: IdleState, _ bench: BenchSession) throws
+        -> (app: BenchSession.App, trace: URL, profile: URL) {
+        let directory = bench.session.directory.appendingPathComponent("idle-\(state.rawValue)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let trace = directory.appendingPathComponent("trace.jsonl"), profile = directory.appendingPathComponent("profile")
+        var arguments = [composer, "--profile", profile.path, "--trace", trace.path]
+        if let draft = state.draft {
+            let file = directory.appendingPathComponent("draft.txt")
+            try draft.write(to: file, atomically: true, encoding: .utf8)
+            arguments += ["--text-file", file.path]
+        }
+        let app = try bench.start(arguments, environment: environment(.composer))
+        if !state.keys.isEmpty { _ = try bench.type(state.keys, window: app.window, pid: app.pid) }
+        return (app, trace, profile)
     }
 
     static func wakers(_ idle: BenchSession.Idle) -> String {
@@ -346,22 +380,32 @@ extension Benchmark {
                                 reference: "\(theirs.wakeups) (GtkTextView)", ratio: "—",
                                 target: "0", pass: mine.wakeups == 0))
         }
-        if let mine = Summary(startup[.composer] ?? []), let theirs = Summary(startup[.window] ?? []) {
+        for state in IdleState.allCases {
+            guard let mine = idleStates[state] else { continue }
+            rows.append(GoalRow(goal: "Idle \(options.idleSeconds) s, \(state.title): CPU", composer: Format.seconds(mine.cpuSeconds),
+                                reference: "—", ratio: "—", target: "0",
+                                pass: mine.cpuSeconds == 0 && mine.runSeconds < 0.001))
+            rows.append(GoalRow(goal: "Idle \(options.idleSeconds) s, \(state.title): wake-ups", composer: "\(mine.wakeups)",
+                                reference: "—", ratio: "—", target: "0", pass: mine.wakeups == 0))
+        }
+        // Start-up and memory against the plain GtkTextView window (issue #35: "not a
+        // minimal window"); the minimal window's figures are in the table below.
+        if let mine = Summary(startup[.composer] ?? []), let theirs = Summary(startup[.textview] ?? []) {
             let ratio = mine.median / theirs.median
             rows.append(GoalRow(goal: "Start → first frame (median of \(mine.count))", composer: Format.ms(mine.median),
-                                reference: Format.ms(theirs.median) + " (minimal window)", ratio: Format.ratio(ratio),
-                                target: "≤ 1.3×", pass: ratio <= 1.3))
+                                reference: Format.ms(theirs.median) + " (GtkTextView)", ratio: Format.ratio(ratio),
+                                target: "≤ 1.15×", pass: ratio <= 1.15))
         }
-        if let mine = Summary(startup[.composerLargeDirectory] ?? []), let theirs = Summary(startup[.window] ?? []) {
+        if let mine = Summary(startup[.composerLargeDirectory] ?? []), let theirs = Summary(startup[.textview] ?? []) {
             let ratio = mine.median / theirs.median
             rows.append(GoalRow(goal: "Start → first frame with 100,000 people (median of \(options.startups))",
-                                composer: Format.ms(mine.median), reference: Format.ms(theirs.median) + " (minimal window)",
-                                ratio: Format.ratio(ratio), target: "≤ 1.3×", pass: ratio <= 1.3))
+                                composer: Format.ms(mine.median), reference: Format.ms(theirs.median) + " (GtkTextView)",
+                                ratio: Format.ratio(ratio), target: "≤ 1.15×", pass: ratio <= 1.15))
         }
-        if let mine = idle[.composer], let theirs = idle[.window] {
+        if let mine = idle[.composer], let theirs = idle[.textview] {
             let ratio = Double(mine.rssKiB) / Double(theirs.rssKiB)
             rows.append(GoalRow(goal: "RSS once idle", composer: Format.mib(Double(mine.rssKiB)),
-                                reference: Format.mib(Double(theirs.rssKiB)) + " (minimal window)", ratio: Format.ratio(ratio),
+                                reference: Format.mib(Double(theirs.rssKiB)) + " (GtkTextView)", ratio: Format.ratio(ratio),
                                 target: "≤ 1.2×", pass: ratio <= 1.2))
         }
         return rows
@@ -441,6 +485,20 @@ extension Benchmark {
                 + "\(s.map { Format.ms($0.median) } ?? "—") | \(s.map { Format.ms($0.p90) } ?? "—") | "
                 + "\(rss.map { Format.mib($0.median) } ?? "—") | \(i.map { Format.mib(Double($0.rssKiB)) } ?? "—") |")
         }
+        out.append("")
+        out.append("The composer idle in its other states, each reached by keys typed into its window after the first frame "
+            + "(a draft of its own for the counter and the overflow, limit \(IdleState.limit)) and checked afterwards "
+            + "from its trace and profile: the counter shown, over the limit (the overflow coloured), the completion list "
+            + "open (`@ta`), after the draft was saved (two letters, then the profile's SQLite draft), the inspector "
+            + "closed after use (F12, a key, F12, a key: frames traced after the first key and none after the second).")
+        out.append("")
+        out.append("| Composer state | Idle CPU | Idle run time | Wake-ups (threads) | Idle frames | Threads | RSS once idle |")
+        out.append("|---|---|---|---|---|---|---|")
+        for state in IdleState.allCases {
+            guard let i = idleStates[state] else { continue }
+            out.append("| \(state.title) | \(Format.seconds(i.cpuSeconds)) | \(Format.seconds(i.runSeconds)) | "
+                + "\(i.wakeups) \(Benchmark.wakers(i)) | \(i.frames) | \(i.threads) | \(Format.mib(Double(i.rssKiB))) |")
+        }
         if knownGtkWarnings > 0 {
             out.append("")
             out.append("GTK 4.8's known scrollbar warning (\"Trying to snapshot GtkGizmo … without a current allocation\", "
@@ -465,8 +523,13 @@ extension Benchmark {
             idleOut[program.rawValue] = ["cpu_s": i.cpuSeconds, "run_s": i.runSeconds, "wakeups": i.wakeups,
                                          "frames": i.frames, "rss_kib": i.rssKiB]
         }
+        var idleStatesOut: [String: Any] = [:]
+        for (state, i) in idleStates {
+            idleStatesOut[state.rawValue] = ["cpu_s": i.cpuSeconds, "run_s": i.runSeconds, "wakeups": i.wakeups,
+                                             "frames": i.frames, "rss_kib": i.rssKiB]
+        }
         let object: [String: Any] = [
-            "keys": cases, "idle": idleOut,
+            "keys": cases, "idle": idleOut, "idle_composer_states": idleStatesOut,
             "startup_us": Dictionary(uniqueKeysWithValues: startup.map { ($0.key.rawValue, $0.value) }),
             "startup_rss_kib": Dictionary(uniqueKeysWithValues: startupRSS.map { ($0.key.rawValue, $0.value) }),
         ]
