@@ -2,9 +2,12 @@
  * window, 480×600, whose only content is a GtkTextView (wrap word-char, the composer's
  * margins) in a GtkScrolledWindow, as the composer's input but filling the window.
  *
- *   textview [--title TITLE] [--text-file PATH] [--print-text]
+ *   textview [--title TITLE] [--text-file PATH] [--text-width PX] [--print-text]
  *
  * --text-file  start with the file's UTF-8 text, the caret at its end, scrolled to it
+ * --text-width wrap lines as a text view PX wide does (the composer's input is narrower
+ *              than this window: its buttons are beside it); the window keeps its size,
+ *              the right margin grows by the difference
  * --print-text on exit, print the buffer's text to stdout (for tests; nothing otherwise)
  *
  * Prints nothing unless asked. SIGTERM and SIGINT end it cleanly (status 0).
@@ -16,8 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define WINDOW_WIDTH 480
+
 static const char *title = "Reference TextView";
 static const char *text_file;
+static int text_width; /* 0: the window's width */
 static gboolean print_text;
 static GtkTextBuffer *buffer;
 
@@ -32,14 +38,14 @@ static void activate(GtkApplication *app, gpointer data)
     (void)data;
     GtkWidget *window = gtk_application_window_new(app);
     gtk_window_set_title(GTK_WINDOW(window), title);
-    gtk_window_set_default_size(GTK_WINDOW(window), 480, 600);
+    gtk_window_set_default_size(GTK_WINDOW(window), WINDOW_WIDTH, 600);
 
     GtkWidget *view = gtk_text_view_new();
     gtk_text_view_set_wrap_mode(GTK_TEXT_VIEW(view), GTK_WRAP_WORD_CHAR);
     gtk_text_view_set_top_margin(GTK_TEXT_VIEW(view), 6);
     gtk_text_view_set_bottom_margin(GTK_TEXT_VIEW(view), 6);
     gtk_text_view_set_left_margin(GTK_TEXT_VIEW(view), 8);
-    gtk_text_view_set_right_margin(GTK_TEXT_VIEW(view), 8);
+    gtk_text_view_set_right_margin(GTK_TEXT_VIEW(view), 8 + (text_width > 0 ? WINDOW_WIDTH - text_width : 0));
     buffer = g_object_ref(gtk_text_view_get_buffer(GTK_TEXT_VIEW(view)));
 
     if (text_file != NULL) {
@@ -78,10 +84,16 @@ int main(int argc, char **argv)
             title = argv[++i];
         } else if (strcmp(argv[i], "--text-file") == 0 && i + 1 < argc) {
             text_file = argv[++i];
+        } else if (strcmp(argv[i], "--text-width") == 0 && i + 1 < argc) {
+            text_width = atoi(argv[++i]);
+            if (text_width < 16 || text_width > WINDOW_WIDTH) {
+                fprintf(stderr, "textview: --text-width %s: a width from 16 to %d\n", argv[i], WINDOW_WIDTH);
+                return 2;
+            }
         } else if (strcmp(argv[i], "--print-text") == 0) {
             print_text = TRUE;
         } else {
-            fprintf(stderr, "usage: textview [--title TITLE] [--text-file PATH] [--print-text]\n");
+            fprintf(stderr, "usage: textview [--title TITLE] [--text-file PATH] [--text-width PX] [--print-text]\n");
             return 2;
         }
     }

@@ -9,11 +9,14 @@ public struct BenchTools: Sendable {
     public let window: String
     /// The X Damage / XTest meter.
     public let meter: String
+    /// Reads a program's text widget width through AT-SPI (a Python script, not compiled).
+    public let textWidthProbe: String
 
-    public init(directory: URL) {
+    public init(directory: URL, sources root: URL = ComposerBinary.packageRoot) {
         textview = directory.appendingPathComponent("textview").path
         window = directory.appendingPathComponent("window").path
         meter = directory.appendingPathComponent("paint-meter").path
+        textWidthProbe = root.appendingPathComponent("Benchmarks/meter/text-width.py").path
     }
 
     public var all: [String] { [textview, window, meter] }
@@ -26,7 +29,7 @@ public struct BenchTools: Sendable {
     public static func build(into directory: URL, in session: TestSession,
                              sources root: URL = ComposerBinary.packageRoot) throws -> BenchTools {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let tools = BenchTools(directory: directory)
+        let tools = BenchTools(directory: directory, sources: root)
         let gtk = try session.runChecked("pkg-config", ["--cflags", "--libs", "gtk4"]).output
             .split(separator: " ").map(String.init)
         let bench = root.appendingPathComponent("Benchmarks")
@@ -280,6 +283,24 @@ public final class BenchSession: @unchecked Sendable {
                     rssKiB: int("rss_kb"),
                     wakers: ((line["wakers"] as? [String: Any]) ?? [:]).map { ($0.key, $0.value as? Int ?? 0) }
                         .sorted { $0.1 > $1.1 })
+    }
+
+    /// The width of the program's editable text widget (the composer's input, the plain
+    /// GtkTextView), logical px, read through AT-SPI (`Benchmarks/meter/text-width.py`).
+    public func textWidth(pid: Int32) throws -> Int {
+        try textGeometry(pid: pid, lines: false).width
+    }
+
+    /// The program's editable text widget: its width and, with `lines`, the character
+    /// offsets where its display lines start (where the text wraps), through AT-SPI.
+    public func textGeometry(pid: Int32, lines: Bool) throws -> (width: Int, lineStarts: [Int]) {
+        let result = try session.run("/usr/bin/python3",
+                                     [tools.textWidthProbe, String(pid), "--timeout", "30"] + (lines ? ["--lines"] : []),
+                                     timeout: .seconds(45))
+        guard result.succeeded, let line = Self.jsonLines(result.stdout).first, let width = line["width"] as? Int else {
+            throw session.failure("text-width.py failed (status \(result.status))\nstdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        }
+        return (width, line["line_starts"] as? [Int] ?? [])
     }
 
     // MARK: IBus

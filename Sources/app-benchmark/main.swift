@@ -7,9 +7,9 @@ import IMELab
 // from outside both processes the same way (Benchmarks/meter/paint-meter.c: XTest key →
 // the window's next X Damage), in private Xvfb sessions, rounds interleaved:
 //   keystroke → first paint, GTK simple IM and ibus-anthy, empty draft and 1 MB under and over the limit, vs a plain
-//   GtkTextView (Benchmarks/reference/textview.c, 480×600, the same text);
+//   GtkTextView (Benchmarks/reference/textview.c, 480×600, the same text wrapped at the composer's input width);
 //   idle CPU and wake-ups over 10 s, focused;
-//   start → first frame and RSS vs a minimal GTK4 window (Benchmarks/reference/window.c).
+//   start → first frame and RSS vs the plain GtkTextView (and a minimal GTK4 window, Benchmarks/reference/window.c).
 // Exit status: 0 when everything was measured (missed goals are FAIL rows in the table),
 // 1 on a measurement error, 2 on a usage error.
 
@@ -76,6 +76,8 @@ final class Benchmark {
     var idle: [Program: BenchSession.Idle] = [:]
     /// The composer idle in each of its other states (the empty window's is `idle[.composer]`).
     var idleStates: [IdleState: BenchSession.Idle] = [:]
+    /// The composer's input text width per session (`composerTextWidth`).
+    var textWidths: [BenchSession.InputMethod: Int] = [:]
     /// Programs whose threads showed Mesa's llvmpipe workers (the GL renderer at work).
     var llvmpipe: [Program: Bool] = [:]
     var knownGtkWarnings = 0
@@ -112,7 +114,9 @@ final class Benchmark {
     }
 
     /// - Parameter underLimit: the composer's limit above the draft's length (only with a draft).
-    func command(_ program: Program, in bench: BenchSession, draft: URL?, underLimit: Bool = false) -> [String] {
+    /// - Parameter textWidth: the plain GtkTextView wraps its lines as a text view this wide.
+    func command(_ program: Program, in bench: BenchSession, draft: URL?, underLimit: Bool = false,
+                 textWidth: Int? = nil) -> [String] {
         switch program {
         case .composer:
             profileCounter += 1
@@ -124,6 +128,7 @@ final class Benchmark {
             return command(.composer, in: bench, draft: draft) + ["--data", largeDirectory(in: bench).path]
         case .textview:
             return [tools.textview] + (draft.map { ["--text-file", $0.path] } ?? [])
+                + (textWidth.map { ["--text-width", String($0)] } ?? [])
         case .window:
             return [tools.window]
         }
@@ -290,17 +295,34 @@ final class Benchmark {
         return url
     }
 
+    /// The composer's input text view width in `bench`'s session, read once through AT-SPI
+    /// from a composer started for it: the plain GtkTextView wraps its lines at that width,
+    /// so the same keys wrap the same lines in both. Each wrap in a full text view makes
+    /// GTK fade its overlay scroll indicator in and out (~45 frames); at the window's
+    /// width the plain view wrapped half as often (Benchmarks/findings.md).
+    func composerTextWidth(_ bench: BenchSession) throws -> Int {
+        if let known = textWidths[bench.inputMethod] { return known }
+        let app = try bench.start(command(.composer, in: bench, draft: nil), environment: environment(.composer))
+        let width = try bench.textWidth(pid: app.pid)
+        try finish(app, .composer, in: bench)
+        say("the composer's input text is \(width) px wide: the plain GtkTextView wraps its lines at that width")
+        textWidths[bench.inputMethod] = width
+        return width
+    }
+
     func measureKeys(_ bench: BenchSession, draft: DraftState) throws {
         var result = KeyCase(inputMethod: bench.inputMethod, draft: draft)
         let draftURL = draft.isLong ? try draftFile(bench) : nil
         let anthy = bench.inputMethod == .ibusAnthy
         let keys = anthy ? Workload.anthyKeys(count: options.keysPerRound) : Workload.simpleKeys(count: options.keysPerRound)
         let warmup = anthy ? Workload.anthyWarmup : Workload.simpleWarmup
+        let textWidth = try composerTextWidth(bench)
         say("keystrokes, \(result.title): \(options.rounds) rounds × \(keys.count) keys each, interleaved")
         for round in 0..<options.rounds {
             let order: [Program] = round % 2 == 0 ? [.composer, .textview] : [.textview, .composer]
             for program in order {
-                let app = try bench.start(command(program, in: bench, draft: draftURL, underLimit: draft == .longUnderLimit),
+                let app = try bench.start(command(program, in: bench, draft: draftURL, underLimit: draft == .longUnderLimit,
+                                                  textWidth: textWidth),
                                           environment: environment(program), timeout: .seconds(120))
                 noteRenderer(program, pid: app.pid)
                 if anthy { try bench.waitForEngine(window: app.window, pid: app.pid) }
@@ -411,6 +433,12 @@ extension Benchmark {
         return rows
     }
 
+    /// The composer's input text widths the plain view was given, for the report.
+    var textWidthsText: String {
+        let widths = Set(textWidths.values).sorted()
+        return widths.isEmpty ? "not measured" : widths.map { "\($0) px" }.joined(separator: ", ")
+    }
+
     func markdown(date: String) -> String {
         var out: [String] = []
         let renderer = options.renderer.isEmpty ? "GTK's choice" : "GSK_RENDERER=\(options.renderer)"
@@ -440,6 +468,9 @@ extension Benchmark {
             + "(\(options.draftBytes) bytes at most, Latin and Japanese lines) is given to both with `--text-file`, caret at the end, twice: under the composer's limit (`--limit` above its length: "
             + "no counter, no colouring, as the plain view) and over it (the default limit, 200: the counter and the overflow's "
             + "colour follow each key). "
+            + "The plain GtkTextView wraps its lines at the composer's input text width (\(textWidthsText), read through AT-SPI; "
+            + "its window stays 480×600, its right margin takes the rest): the same keys wrap the same lines, and GTK fades "
+            + "a scroll indicator in and out (~45 frames) at each wrap in a full text view. "
             + "\"Last paint\": the last damage of the key's burst; \"frames\": damage bursts per key; \"damaged px\": "
             + "the pixels of the key's X Damage rectangles (summed). \"CPU/key\": the whole process (every thread, the GL "
             + "renderer's llvmpipe threads too: schedstat run time from /proc) from the first measured key to the "

@@ -1,0 +1,78 @@
+#!/usr/bin/python3
+"""The width of a program's editable text widget, read through AT-SPI (python3-pyatspi).
+
+    text-width.py PID [--lines] [--timeout SECONDS]
+
+Prints one JSON object: {"width": W, "height": H} in logical pixels (the first editable
+text object of the application with process id PID, depth first: the composer's input,
+the reference GtkTextView), with --lines also "line_starts": the character offset where
+each display line starts (where the text wraps), or {"error": ...} and exits 1. Run with Debian's
+/usr/bin/python3 in the program's session (DISPLAY, DBUS_SESSION_BUS_ADDRESS).
+
+`make bench` gives the plain GtkTextView the composer's text width, so the same keys wrap
+the same lines in both: GTK fades a scroll indicator in and out (~45 frames) each time a
+typed line wraps in a full text view, and a narrower input wraps more often.
+"""
+import json
+import sys
+import time
+
+import pyatspi
+from gi.repository import GLib
+
+
+def editable_text(node, depth=0):
+    if node is None or depth > 40:
+        return None
+    if node.getRoleName() == "text" and node.getState().contains(pyatspi.STATE_EDITABLE):
+        return node
+    for index in range(node.childCount):
+        found = editable_text(node.getChildAtIndex(index), depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def line_starts(text):
+    """The offsets where the text's display lines start (GTK answers with display lines)."""
+    count, offset, starts = text.characterCount, 0, []
+    while offset < count:
+        _, start, end = text.getTextAtOffset(offset, pyatspi.TEXT_BOUNDARY_LINE_START)
+        starts.append(start)
+        offset = max(end, offset + 1)
+    return starts
+
+
+def main(argv):
+    if len(argv) < 2:
+        print("usage: text-width.py PID [--lines] [--timeout SECONDS]", file=sys.stderr)
+        return 2
+    pid = int(argv[1])
+    timeout = float(argv[argv.index("--timeout") + 1]) if "--timeout" in argv else 20.0
+    deadline = time.monotonic() + timeout
+    while True:
+        desktop = pyatspi.Registry.getDesktop(0)
+        for index in range(desktop.childCount):
+            app = desktop.getChildAtIndex(index)
+            try:
+                if app is None or app.get_process_id() != pid or app.childCount == 0:
+                    continue
+                text = editable_text(app)
+                if text is not None:
+                    extents = text.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+                    if extents.width > 0:
+                        answer = {"width": extents.width, "height": extents.height}
+                        if "--lines" in argv:
+                            answer["line_starts"] = line_starts(text.queryText())
+                        print(json.dumps(answer))
+                        return 0
+            except GLib.GError:
+                pass  # an application leaving the bus meanwhile
+        if time.monotonic() >= deadline:
+            print(json.dumps({"error": f"no editable text with a width in process {pid} within {timeout} s"}))
+            return 1
+        time.sleep(0.05)  # polled: the registry has no "application added" wait
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
