@@ -2,12 +2,14 @@
  * window, 480×600, whose only content is a GtkTextView (wrap word-char, the composer's
  * margins) in a GtkScrolledWindow, as the composer's input but filling the window.
  *
- *   textview [--title TITLE] [--text-file PATH] [--text-width PX] [--print-text]
+ *   textview [--title TITLE] [--text-file PATH] [--text-width PX] [--text-height PX] [--print-text]
  *
  * --text-file  start with the file's UTF-8 text, the caret at its end, scrolled to it
  * --text-width wrap lines as a text view PX wide does (the composer's input is narrower
  *              than this window: its buttons are beside it); the window keeps its size,
  *              the right margin grows by the difference
+ * --text-height show PX of the text, scrolling the rest, at the bottom of the window (the
+ *              composer's input is as tall as six lines, then it scrolls)
  * --print-text on exit, print the buffer's text to stdout (for tests; nothing otherwise)
  *
  * Prints nothing unless asked. SIGTERM and SIGINT end it cleanly (status 0).
@@ -20,10 +22,12 @@
 #include <string.h>
 
 #define WINDOW_WIDTH 480
+#define WINDOW_HEIGHT 600
 
 static const char *title = "Reference TextView";
 static const char *text_file;
 static int text_width; /* 0: the window's width */
+static int text_height; /* 0: the window's height */
 static gboolean print_text;
 static GtkTextBuffer *buffer;
 
@@ -38,7 +42,7 @@ static void activate(GtkApplication *app, gpointer data)
     (void)data;
     GtkWidget *window = gtk_application_window_new(app);
     gtk_window_set_title(GTK_WINDOW(window), title);
-    gtk_window_set_default_size(GTK_WINDOW(window), WINDOW_WIDTH, 600);
+    gtk_window_set_default_size(GTK_WINDOW(window), WINDOW_WIDTH, WINDOW_HEIGHT);
 
     GtkWidget *view = gtk_text_view_new();
     gtk_text_view_set_wrap_mode(GTK_TEXT_VIEW(view), GTK_WRAP_WORD_CHAR);
@@ -72,6 +76,11 @@ static void activate(GtkApplication *app, gpointer data)
     GtkWidget *scroller = gtk_scrolled_window_new();
     gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroller), view);
+    if (text_height > 0) {
+        gtk_scrolled_window_set_max_content_height(GTK_SCROLLED_WINDOW(scroller), text_height);
+        gtk_scrolled_window_set_min_content_height(GTK_SCROLLED_WINDOW(scroller), text_height);
+        gtk_widget_set_valign(scroller, GTK_ALIGN_END);
+    }
     gtk_window_set_child(GTK_WINDOW(window), scroller);
     gtk_widget_grab_focus(view);
     gtk_window_present(GTK_WINDOW(window));
@@ -90,10 +99,16 @@ int main(int argc, char **argv)
                 fprintf(stderr, "textview: --text-width %s: a width from 16 to %d\n", argv[i], WINDOW_WIDTH);
                 return 2;
             }
+        } else if (strcmp(argv[i], "--text-height") == 0 && i + 1 < argc) {
+            text_height = atoi(argv[++i]);
+            if (text_height < 16 || text_height > WINDOW_HEIGHT) {
+                fprintf(stderr, "textview: --text-height %s: a height from 16 to %d\n", argv[i], WINDOW_HEIGHT);
+                return 2;
+            }
         } else if (strcmp(argv[i], "--print-text") == 0) {
             print_text = TRUE;
         } else {
-            fprintf(stderr, "usage: textview [--title TITLE] [--text-file PATH] [--text-width PX] [--print-text]\n");
+            fprintf(stderr, "usage: textview [--title TITLE] [--text-file PATH] [--text-width PX] [--text-height PX] [--print-text]\n");
             return 2;
         }
     }

@@ -9,14 +9,14 @@ public struct BenchTools: Sendable {
     public let window: String
     /// The X Damage / XTest meter.
     public let meter: String
-    /// Reads a program's text widget width through AT-SPI (a Python script, not compiled).
-    public let textWidthProbe: String
+    /// Reads a program's text widget size through AT-SPI (a Python script, not compiled).
+    public let textSizeProbe: String
 
     public init(directory: URL, sources root: URL = ComposerBinary.packageRoot) {
         textview = directory.appendingPathComponent("textview").path
         window = directory.appendingPathComponent("window").path
         meter = directory.appendingPathComponent("paint-meter").path
-        textWidthProbe = root.appendingPathComponent("Benchmarks/meter/text-width.py").path
+        textSizeProbe = root.appendingPathComponent("Benchmarks/meter/text-size.py").path
     }
 
     public var all: [String] { [textview, window, meter] }
@@ -285,22 +285,25 @@ public final class BenchSession: @unchecked Sendable {
                         .sorted { $0.1 > $1.1 })
     }
 
-    /// The width of the program's editable text widget (the composer's input, the plain
-    /// GtkTextView), logical px, read through AT-SPI (`Benchmarks/meter/text-width.py`).
-    public func textWidth(pid: Int32) throws -> Int {
-        try textGeometry(pid: pid, lines: false).width
+    /// The program's editable text widget (the composer's input, the plain GtkTextView),
+    /// read through AT-SPI (`Benchmarks/meter/text-size.py`) once its size holds: width and
+    /// height (logical px) and, with `lines`, the character offsets where its display lines
+    /// start (where the text wraps).
+    public struct TextGeometry: Sendable, Equatable {
+        public let width: Int
+        public let height: Int
+        public let lineStarts: [Int]
     }
 
-    /// The program's editable text widget: its width and, with `lines`, the character
-    /// offsets where its display lines start (where the text wraps), through AT-SPI.
-    public func textGeometry(pid: Int32, lines: Bool) throws -> (width: Int, lineStarts: [Int]) {
+    public func textGeometry(pid: Int32, lines: Bool = false) throws -> TextGeometry {
         let result = try session.run("/usr/bin/python3",
-                                     [tools.textWidthProbe, String(pid), "--timeout", "30"] + (lines ? ["--lines"] : []),
+                                     [tools.textSizeProbe, String(pid), "--timeout", "30"] + (lines ? ["--lines"] : []),
                                      timeout: .seconds(45))
-        guard result.succeeded, let line = Self.jsonLines(result.stdout).first, let width = line["width"] as? Int else {
-            throw session.failure("text-width.py failed (status \(result.status))\nstdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        guard result.succeeded, let line = Self.jsonLines(result.stdout).first,
+              let width = line["width"] as? Int, let height = line["height"] as? Int else {
+            throw session.failure("text-size.py failed (status \(result.status))\nstdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
         }
-        return (width, line["line_starts"] as? [Int] ?? [])
+        return TextGeometry(width: width, height: height, lineStarts: line["line_starts"] as? [Int] ?? [])
     }
 
     // MARK: IBus

@@ -8,7 +8,7 @@ struct AppBenchmark: ParsableCommand {
         commandName: "app-benchmark",
         abstract: "Measure the release composer against plain C GTK4 programs, from outside both.",
         discussion: """
-            Keystroke to first paint (GTK's simple IM and ibus-anthy; empty, and 1 MB under and over the limit) against a \
+            Keystroke to first paint (GTK's simple IM and ibus-anthy; empty, and 1 KB, 100 KB and 1 MB drafts under and over the limit) against a \
             plain GtkTextView; idle CPU and wake-ups; start to first frame and memory against a minimal \
             GTK4 window. Each program runs in a private Xvfb + D-Bus session and is measured the same way \
             by Benchmarks/meter/paint-meter.c (XTest key, then the window's next X Damage), rounds \
@@ -51,8 +51,9 @@ struct AppBenchmark: ParsableCommand {
     var idleSeconds = 10
 
     @Option(name: .customLong("draft-bytes"),
-            help: ArgumentHelp("Size of the long draft both programs start with, in bytes at most.", valueName: "N"))
-    var draftBytes = 1 << 20
+            help: ArgumentHelp("Size of a long draft both programs start with, in bytes at most; repeatable, each "
+                               + "size its own cases (default: 1 KB, 100 KB and 1 MB).", valueName: "N"))
+    var draftSizes: [Int] = [1 << 10, 100 << 10, 1 << 20]
 
     @Option(help: ArgumentHelp("GSK_RENDERER for every program (gl, cairo, …); '' leaves GTK's choice.",
                                valueName: "gl|cairo|''"))
@@ -79,7 +80,7 @@ struct AppBenchmark: ParsableCommand {
 
     func validate() throws {
         for (flag, value) in [("--rounds", rounds), ("--keys", keysPerRound), ("--startups", startups),
-                              ("--idle-seconds", idleSeconds), ("--draft-bytes", draftBytes)] where value <= 0 {
+                              ("--idle-seconds", idleSeconds)] + draftSizes.map { ("--draft-bytes", $0) } where value <= 0 {
             throw ValidationError("\(flag) \(value): a positive number")
         }
     }

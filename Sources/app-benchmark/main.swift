@@ -6,8 +6,8 @@ import IMELab
 // `make bench` (issue #11): the release composer against plain C GTK4 references, measured
 // from outside both processes the same way (Benchmarks/meter/paint-meter.c: XTest key →
 // the window's next X Damage), in private Xvfb sessions, rounds interleaved:
-//   keystroke → first paint, GTK simple IM and ibus-anthy, empty draft and 1 MB under and over the limit, vs a plain
-//   GtkTextView (Benchmarks/reference/textview.c, 480×600, the same text wrapped at the composer's input width);
+//   keystroke → first paint, GTK simple IM and ibus-anthy, empty draft and 1 KB, 100 KB, 1 MB under and over the limit, vs a plain
+//   GtkTextView (Benchmarks/reference/textview.c, 480×600, the same text in a view of the composer's input size);
 //   idle CPU and wake-ups over 10 s, focused;
 //   start → first frame and RSS vs the plain GtkTextView (and a minimal GTK4 window, Benchmarks/reference/window.c).
 // Exit status: 0 when everything was measured (missed goals are FAIL rows in the table),
@@ -32,14 +32,21 @@ enum Program: String, CaseIterable {
 /// The draft a keystroke case starts with.
 enum DraftState: Equatable {
     case empty
-    /// The long draft (`--draft-bytes`), the composer's limit above its length: no counter,
-    /// no overflow colouring, as the plain GtkTextView.
-    case longUnderLimit
-    /// The same draft over the composer's default limit (200): the counter shows how far
-    /// over, and the overflow is coloured, as typing goes on.
-    case longOverLimit
+    /// A long draft of `bytes` (`--draft-bytes`): under the composer's limit (its limit set
+    /// above the draft's length: no counter, no overflow colouring, as the plain
+    /// GtkTextView), or over the default limit (200: the counter shows how far over, and
+    /// the overflow is coloured, as typing goes on).
+    case long(bytes: Int, overLimit: Bool)
 
-    var isLong: Bool { self != .empty }
+    var bytes: Int? { if case let .long(bytes, _) = self { bytes } else { nil } }
+    var isUnderLimit: Bool { if case .long(_, false) = self { true } else { false } }
+
+    /// "1 KB", "100 KB", "1 MB", else the bytes.
+    static func size(_ bytes: Int) -> String {
+        if bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
+        if bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
+        return "\(bytes) bytes"
+    }
 }
 
 /// One keystroke case's samples.
@@ -59,8 +66,7 @@ struct KeyCase {
         (inputMethod == .gtkSimple ? "GTK simple IM" : "ibus-anthy") + ", " + {
             switch draft {
             case .empty: "empty draft"
-            case .longUnderLimit: "1 MB draft under the limit"
-            case .longOverLimit: "1 MB draft over the limit"
+            case let .long(bytes, overLimit): "\(DraftState.size(bytes)) draft \(overLimit ? "over" : "under") the limit"
             }
         }()
     }
@@ -76,8 +82,8 @@ final class Benchmark {
     var idle: [Program: BenchSession.Idle] = [:]
     /// The composer idle in each of its other states (the empty window's is `idle[.composer]`).
     var idleStates: [IdleState: BenchSession.Idle] = [:]
-    /// The composer's input text width per session (`composerTextWidth`).
-    var textWidths: [BenchSession.InputMethod: Int] = [:]
+    /// The composer's input per session and draft size (`composerInput`).
+    var inputGeometries: [String: BenchSession.TextGeometry] = [:]
     /// Programs whose threads showed Mesa's llvmpipe workers (the GL renderer at work).
     var llvmpipe: [Program: Bool] = [:]
     var knownGtkWarnings = 0
@@ -113,22 +119,24 @@ final class Benchmark {
         program == .composer || program == .composerLargeDirectory ? Self.crashEnvironment : [:]
     }
 
-    /// - Parameter underLimit: the composer's limit above the draft's length (only with a draft).
+    /// - Parameter underLimit: the draft's bytes: the composer's limit is set above its length.
     /// - Parameter textWidth: the plain GtkTextView wraps its lines as a text view this wide.
-    func command(_ program: Program, in bench: BenchSession, draft: URL?, underLimit: Bool = false,
-                 textWidth: Int? = nil) -> [String] {
+    /// - Parameter textHeight: the plain GtkTextView shows this much of its text, then scrolls.
+    func command(_ program: Program, in bench: BenchSession, draft: URL?, underLimit: Int? = nil,
+                 textWidth: Int? = nil, textHeight: Int? = nil) -> [String] {
         switch program {
         case .composer:
             profileCounter += 1
             let profile = bench.session.directory.appendingPathComponent("profile-\(profileCounter)").path
             // Graphemes never outnumber the draft's bytes.
-            let limit = draft != nil && underLimit ? ["--limit", String(options.draftBytes + options.keysPerRound + 100)] : []
+            let limit = underLimit.map { ["--limit", String($0 + options.keysPerRound + 100)] } ?? []
             return [composer, "--profile", profile] + (draft.map { ["--text-file", $0.path] } ?? []) + limit
         case .composerLargeDirectory:
             return command(.composer, in: bench, draft: draft) + ["--data", largeDirectory(in: bench).path]
         case .textview:
             return [tools.textview] + (draft.map { ["--text-file", $0.path] } ?? [])
                 + (textWidth.map { ["--text-width", String($0)] } ?? [])
+                + (textHeight.map { ["--text-height", String($0)] } ?? [])
         case .window:
             return [tools.window]
         }
@@ -201,8 +209,10 @@ final class Benchmark {
             if options.parts.contains(.idle) { try measureIdle(bench) }
             if options.parts.contains(.keys) {
                 try measureKeys(bench, draft: .empty)
-                try measureKeys(bench, draft: .longUnderLimit)
-                try measureKeys(bench, draft: .longOverLimit)
+                for bytes in options.draftSizes {
+                    try measureKeys(bench, draft: .long(bytes: bytes, overLimit: false))
+                    try measureKeys(bench, draft: .long(bytes: bytes, overLimit: true))
+                }
             }
         }
         if options.cases.contains("anthy") && options.parts.contains(.keys) {
@@ -211,8 +221,10 @@ final class Benchmark {
             defer { bench.stop() }
             try warmUp(bench)
             try measureKeys(bench, draft: .empty)
-            try measureKeys(bench, draft: .longUnderLimit)
-            try measureKeys(bench, draft: .longOverLimit)
+            for bytes in options.draftSizes {
+                try measureKeys(bench, draft: .long(bytes: bytes, overLimit: false))
+                try measureKeys(bench, draft: .long(bytes: bytes, overLimit: true))
+            }
         }
     }
 
@@ -287,42 +299,49 @@ final class Benchmark {
         idle.wakers.isEmpty ? "" : "(" + idle.wakers.map { "\($0.thread) \($0.count)" }.joined(separator: ", ") + ")"
     }
 
-    func draftFile(_ bench: BenchSession) throws -> URL {
-        let url = bench.session.directory.appendingPathComponent("draft.txt")
+    func draftFile(_ bench: BenchSession, bytes: Int) throws -> URL {
+        let url = bench.session.directory.appendingPathComponent("draft-\(bytes).txt")
         if !FileManager.default.fileExists(atPath: url.path) {
-            try Workload.draft(bytes: options.draftBytes).write(to: url, atomically: true, encoding: .utf8)
+            try Workload.draft(bytes: bytes).write(to: url, atomically: true, encoding: .utf8)
         }
         return url
     }
 
-    /// The composer's input text view width in `bench`'s session, read once through AT-SPI
-    /// from a composer started for it: the plain GtkTextView wraps its lines at that width,
-    /// so the same keys wrap the same lines in both. Each wrap in a full text view makes
-    /// GTK fade its overlay scroll indicator in and out (~45 frames); at the window's
-    /// width the plain view wrapped half as often (Benchmarks/findings.md).
-    func composerTextWidth(_ bench: BenchSession) throws -> Int {
-        if let known = textWidths[bench.inputMethod] { return known }
-        let app = try bench.start(command(.composer, in: bench, draft: nil), environment: environment(.composer))
-        let width = try bench.textWidth(pid: app.pid)
+    /// The composer's input text view in `bench`'s session holding `draft`, read once
+    /// through AT-SPI from a composer started for it: the plain GtkTextView is given its
+    /// width, and for a long draft its height (the input shows six lines, then scrolls),
+    /// so the same keys wrap the same lines and scroll the same view. Each wrap in a text
+    /// view that scrolls makes GTK fade its overlay scroll indicator in and out (~45
+    /// frames): at the window's size the plain view wrapped half as often and never
+    /// scrolled a 1 KB draft (Benchmarks/findings.md).
+    func composerInput(_ bench: BenchSession, draft: DraftState) throws -> BenchSession.TextGeometry {
+        let key = "\(bench.inputMethod.rawValue) \(draft.bytes ?? 0)"
+        if let known = inputGeometries[key] { return known }
+        let draftURL = try draft.bytes.map { try draftFile(bench, bytes: $0) }
+        let app = try bench.start(command(.composer, in: bench, draft: draftURL), environment: environment(.composer),
+                                  timeout: .seconds(120))
+        let geometry = try bench.textGeometry(pid: app.pid)
         try finish(app, .composer, in: bench)
-        say("the composer's input text is \(width) px wide: the plain GtkTextView wraps its lines at that width")
-        textWidths[bench.inputMethod] = width
-        return width
+        say("the composer's input is \(geometry.width)×\(geometry.height) px with "
+            + (draft.bytes.map { "the \(DraftState.size($0)) draft" } ?? "no draft") + ": the plain GtkTextView is given "
+            + (draft.bytes == nil ? "its width" : "its size"))
+        inputGeometries[key] = geometry
+        return geometry
     }
 
     func measureKeys(_ bench: BenchSession, draft: DraftState) throws {
         var result = KeyCase(inputMethod: bench.inputMethod, draft: draft)
-        let draftURL = draft.isLong ? try draftFile(bench) : nil
+        let draftURL = try draft.bytes.map { try draftFile(bench, bytes: $0) }
         let anthy = bench.inputMethod == .ibusAnthy
         let keys = anthy ? Workload.anthyKeys(count: options.keysPerRound) : Workload.simpleKeys(count: options.keysPerRound)
         let warmup = anthy ? Workload.anthyWarmup : Workload.simpleWarmup
-        let textWidth = try composerTextWidth(bench)
+        let input = try composerInput(bench, draft: draft)
         say("keystrokes, \(result.title): \(options.rounds) rounds × \(keys.count) keys each, interleaved")
         for round in 0..<options.rounds {
             let order: [Program] = round % 2 == 0 ? [.composer, .textview] : [.textview, .composer]
             for program in order {
-                let app = try bench.start(command(program, in: bench, draft: draftURL, underLimit: draft == .longUnderLimit,
-                                                  textWidth: textWidth),
+                let app = try bench.start(command(program, in: bench, draft: draftURL, underLimit: draft.isUnderLimit ? draft.bytes : nil,
+                                                  textWidth: input.width, textHeight: draft.bytes == nil ? nil : input.height),
                                           environment: environment(program), timeout: .seconds(120))
                 noteRenderer(program, pid: app.pid)
                 if anthy { try bench.waitForEngine(window: app.window, pid: app.pid) }
@@ -433,10 +452,10 @@ extension Benchmark {
         return rows
     }
 
-    /// The composer's input text widths the plain view was given, for the report.
-    var textWidthsText: String {
-        let widths = Set(textWidths.values).sorted()
-        return widths.isEmpty ? "not measured" : widths.map { "\($0) px" }.joined(separator: ", ")
+    /// The composer's input sizes the plain view was given, for the report.
+    var inputSizesText: String {
+        let sizes = Set(inputGeometries.values.map { "\($0.width)×\($0.height) px" }).sorted()
+        return sizes.isEmpty ? "not measured" : sizes.joined(separator: ", ")
     }
 
     func markdown(date: String) -> String {
@@ -464,13 +483,15 @@ extension Benchmark {
         out.append("\(options.rounds) rounds per program and case, interleaved (composer, textview, textview, composer, …), "
             + "each round a fresh process (a fresh `--profile` for the composer), \(options.keysPerRound) measured keys after "
             + "\(Workload.simpleWarmup.count) warm-up keys. Simple IM: letters and spaces, inserted. ibus-anthy: romaji "
-            + "composing kana in the preedit, each word cancelled with Escape (Escape measured too). The 1 MB draft "
-            + "(\(options.draftBytes) bytes at most, Latin and Japanese lines) is given to both with `--text-file`, caret at the end, twice: under the composer's limit (`--limit` above its length: "
+            + "composing kana in the preedit, each word cancelled with Escape (Escape measured too). Each long draft "
+            + "(\(options.draftSizes.map(DraftState.size).joined(separator: ", ")) at most, whole Latin and Japanese lines) is given to both with `--text-file`, caret at the end, twice: under the composer's limit (`--limit` above its length: "
             + "no counter, no colouring, as the plain view) and over it (the default limit, 200: the counter and the overflow's "
             + "colour follow each key). "
-            + "The plain GtkTextView wraps its lines at the composer's input text width (\(textWidthsText), read through AT-SPI; "
-            + "its window stays 480×600, its right margin takes the rest): the same keys wrap the same lines, and GTK fades "
-            + "a scroll indicator in and out (~45 frames) at each wrap in a full text view. "
+            + "The plain GtkTextView is given the composer's input size, read through AT-SPI (\(inputSizesText)): its width "
+            + "(its window stays 480×600, its right margin takes the rest) and, with a long draft, its height (the input "
+            + "shows six lines, then scrolls; the plain view's scroller at the window's bottom): the same keys wrap the same "
+            + "lines and scroll the same view, and GTK fades a scroll indicator in and out (~45 frames) at each wrap in a "
+            + "text view that scrolls. "
             + "\"Last paint\": the last damage of the key's burst; \"frames\": damage bursts per key; \"damaged px\": "
             + "the pixels of the key's X Damage rectangles (summed). \"CPU/key\": the whole process (every thread, the GL "
             + "renderer's llvmpipe threads too: schedstat run time from /proc) from the first measured key to the "

@@ -101,34 +101,39 @@ struct PaintMeterTests {
         #expect(BenchSession.glibProblems(in: app.output) == [])
     }
 
-    /// `make bench` gives the plain GtkTextView the composer's input width: the same
-    /// paragraph then wraps at the same characters in both (read through AT-SPI), where the
-    /// window-wide reference wraps it later. Each wrap in a full text view costs ~45 frames
-    /// of GTK's scroll indicator, so unequal wraps made unequal rows.
+    /// `make bench` gives the plain GtkTextView the composer's input size: a paragraph then
+    /// wraps at the same characters in both and shows as tall a view (read through
+    /// AT-SPI), where the window-wide reference wraps it later. Each wrap in a text view
+    /// that scrolls costs ~45 frames of GTK's scroll indicator, so unequal geometry made
+    /// unequal rows.
     @Test(.timeLimit(.minutes(3)))
-    func referenceGivenTheComposerWidthWrapsTheSameLines() throws {
+    func referenceGivenTheComposerInputSizeWrapsTheSameLines() throws {
         let tools = try Self.tools()
         let bench = try BenchSession(name: "paint-meter-wrap", inputMethod: .gtkSimple, tools: tools)
         defer { bench.stop() }
         let paragraph = bench.session.directory.appendingPathComponent("paragraph.txt")
-        try (0..<40).map { "word\($0)" }.joined(separator: " ").write(to: paragraph, atomically: true, encoding: .utf8)
+        try (0..<120).map { "word\($0)" }.joined(separator: " ").write(to: paragraph, atomically: true, encoding: .utf8)
         let profile = bench.session.directory.appendingPathComponent("profile", isDirectory: true)
 
         let composer = try bench.start([try ComposerBinary.path, "--profile", profile.path, "--text-file", paragraph.path])
         let mine = try bench.textGeometry(pid: composer.pid, lines: true)
         #expect(try composer.stop() == 0)
         #expect(mine.width > 100 && mine.width < 480, "the composer's input width: \(mine.width) (its buttons are beside it)")
-        #expect(mine.lineStarts.count >= 3, "the paragraph wraps in the composer: \(mine.lineStarts)")
+        #expect(mine.height > 60 && mine.height < 300, "the composer's full input height: \(mine.height) (six lines)")
+        #expect(mine.lineStarts.count > 6, "the paragraph wraps past the input's six lines: \(mine.lineStarts)")
 
-        let narrowed = try bench.start([tools.textview, "--text-file", paragraph.path, "--text-width", String(mine.width)])
-        let theirs = try bench.textGeometry(pid: narrowed.pid, lines: true)
-        #expect(try narrowed.stop() == 0)
-        #expect(theirs.width == 480, "the window keeps its width")
+        let sized = try bench.start([tools.textview, "--text-file", paragraph.path,
+                                     "--text-width", String(mine.width), "--text-height", String(mine.height)])
+        let theirs = try bench.textGeometry(pid: sized.pid, lines: true)
+        #expect(try sized.stop() == 0)
+        #expect(theirs.width == 480, "the text view keeps the window's width; its right margin takes the rest")
+        #expect(theirs.height == mine.height)
         #expect(theirs.lineStarts == mine.lineStarts)
 
         let wide = try bench.start([tools.textview, "--text-file", paragraph.path])
         let unchanged = try bench.textGeometry(pid: wide.pid, lines: true)
         #expect(try wide.stop() == 0)
         #expect(unchanged.lineStarts.count < mine.lineStarts.count, "the window-wide view wraps less: \(unchanged.lineStarts)")
+        #expect(unchanged.height > mine.height)
     }
 }

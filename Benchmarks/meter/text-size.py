@@ -1,17 +1,18 @@
 #!/usr/bin/python3
-"""The width of a program's editable text widget, read through AT-SPI (python3-pyatspi).
+"""The size of a program's editable text widget, read through AT-SPI (python3-pyatspi).
 
-    text-width.py PID [--lines] [--timeout SECONDS]
+    text-size.py PID [--lines] [--timeout SECONDS]
 
-Prints one JSON object: {"width": W, "height": H} in logical pixels (the first editable
-text object of the application with process id PID, depth first: the composer's input,
-the reference GtkTextView), with --lines also "line_starts": the character offset where
-each display line starts (where the text wraps), or {"error": ...} and exits 1. Run with Debian's
-/usr/bin/python3 in the program's session (DISPLAY, DBUS_SESSION_BUS_ADDRESS).
+Prints one JSON object, {"width": W, "height": H} in logical pixels, for the first editable
+text object of the application with process id PID, depth first (the composer's input,
+the reference GtkTextView), once it is the same twice in a row 200 ms apart; with --lines
+also "line_starts", the character offset where each display line starts (where the text
+wraps). Else {"error": ...} and exit status 1. Run with Debian's /usr/bin/python3 in the
+program's session (DISPLAY, DBUS_SESSION_BUS_ADDRESS).
 
-`make bench` gives the plain GtkTextView the composer's text width, so the same keys wrap
-the same lines in both: GTK fades a scroll indicator in and out (~45 frames) each time a
-typed line wraps in a full text view, and a narrower input wraps more often.
+`make bench` gives the plain GtkTextView the composer's input size, so the same keys wrap
+the same lines and scroll the same view in both: GTK fades a scroll indicator in and out
+(~45 frames) each time a typed line wraps in a text view that scrolls.
 """
 import json
 import sys
@@ -45,7 +46,7 @@ def line_starts(text):
 
 def main(argv):
     if len(argv) < 2:
-        print("usage: text-width.py PID [--lines] [--timeout SECONDS]", file=sys.stderr)
+        print("usage: text-size.py PID [--lines] [--timeout SECONDS]", file=sys.stderr)
         return 2
     pid = int(argv[1])
     timeout = float(argv[argv.index("--timeout") + 1]) if "--timeout" in argv else 20.0
@@ -60,6 +61,12 @@ def main(argv):
                 text = editable_text(app)
                 if text is not None:
                     extents = text.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+                    # The same size twice, 200 ms apart: the window has settled (an input
+                    # that grows to its text does so in its first frames).
+                    time.sleep(0.2)
+                    again = text.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+                    if (again.width, again.height) != (extents.width, extents.height):
+                        continue
                     if extents.width > 0:
                         answer = {"width": extents.width, "height": extents.height}
                         if "--lines" in argv:
