@@ -37,6 +37,14 @@ enum DraftState: Equatable {
     /// GtkTextView), or over the default limit (200: the counter shows how far over, and
     /// the overflow is coloured, as typing goes on).
     case long(bytes: Int, overLimit: Bool)
+    /// An empty draft, `@ta` typed before the measured keys (the completion list open on
+    /// the people it matches), then `a` and BackSpace in turn: each key filters the open
+    /// list anew (`@t`, `@ta`, …). The plain GtkTextView gets the same keys.
+    case completionOpen
+
+    /// Typed before the measured keys (GTK's simple IM).
+    static let completionWarmup = ["at", "t", "a"]
+    static func completionKeys(count: Int) -> [String] { (0..<count).map { $0 % 2 == 0 ? "BackSpace" : "a" } }
 
     var bytes: Int? { if case let .long(bytes, _) = self { bytes } else { nil } }
     var isUnderLimit: Bool { if case .long(_, false) = self { true } else { false } }
@@ -66,6 +74,7 @@ struct KeyCase {
         (inputMethod == .gtkSimple ? "GTK simple IM" : "ibus-anthy") + ", " + {
             switch draft {
             case .empty: "empty draft"
+            case .completionOpen: "completion open"
             case let .long(bytes, overLimit): "\(DraftState.size(bytes)) draft \(overLimit ? "over" : "under") the limit"
             }
         }()
@@ -209,6 +218,7 @@ final class Benchmark {
             if options.parts.contains(.idle) { try measureIdle(bench) }
             if options.parts.contains(.keys) {
                 try measureKeys(bench, draft: .empty)
+                try measureKeys(bench, draft: .completionOpen)
                 for bytes in options.draftSizes {
                     try measureKeys(bench, draft: .long(bytes: bytes, overLimit: false))
                     try measureKeys(bench, draft: .long(bytes: bytes, overLimit: true))
@@ -329,24 +339,42 @@ final class Benchmark {
         return geometry
     }
 
+    /// Why the completion list was not open for every measured key, from the composer's
+    /// trace: it opened (on `@t` or `@ta`) and never closed until the exit.
+    static func completionProblem(_ trace: [[String: Any]]) -> String? {
+        let states = trace.filter { $0["ev"] as? String == "completion" }.compactMap { $0["state"] as? String }
+        guard let opened = states.firstIndex(of: "open") else { return "the completion list never opened" }
+        return states[opened...].contains("close") ? "the completion list closed while keys were measured" : nil
+    }
+
     func measureKeys(_ bench: BenchSession, draft: DraftState) throws {
         var result = KeyCase(inputMethod: bench.inputMethod, draft: draft)
         let draftURL = try draft.bytes.map { try draftFile(bench, bytes: $0) }
         let anthy = bench.inputMethod == .ibusAnthy
-        let keys = anthy ? Workload.anthyKeys(count: options.keysPerRound) : Workload.simpleKeys(count: options.keysPerRound)
-        let warmup = anthy ? Workload.anthyWarmup : Workload.simpleWarmup
+        let completion = draft == .completionOpen
+        let keys = completion ? DraftState.completionKeys(count: options.keysPerRound)
+            : anthy ? Workload.anthyKeys(count: options.keysPerRound) : Workload.simpleKeys(count: options.keysPerRound)
+        let warmup = completion ? DraftState.completionWarmup : anthy ? Workload.anthyWarmup : Workload.simpleWarmup
         let input = try composerInput(bench, draft: draft)
         say("keystrokes, \(result.title): \(options.rounds) rounds × \(keys.count) keys each, interleaved")
         for round in 0..<options.rounds {
             let order: [Program] = round % 2 == 0 ? [.composer, .textview] : [.textview, .composer]
             for program in order {
+                // The list must have stayed open: the composer's trace says so afterwards.
+                let trace = completion && program == .composer
+                    ? bench.session.directory.appendingPathComponent("completion-\(round).jsonl") : nil
                 let app = try bench.start(command(program, in: bench, draft: draftURL, underLimit: draft.isUnderLimit ? draft.bytes : nil,
-                                                  textWidth: input.width, textHeight: draft.bytes == nil ? nil : input.height),
+                                                  textWidth: input.width, textHeight: draft.bytes == nil ? nil : input.height)
+                                            + (trace.map { ["--trace", $0.path] } ?? []),
                                           environment: environment(program), timeout: .seconds(120))
                 noteRenderer(program, pid: app.pid)
                 if anthy { try bench.waitForEngine(window: app.window, pid: app.pid) }
                 let run = try bench.type(keys, warmup: warmup, window: app.window, pid: app.pid)
                 try finish(app, program, in: bench)
+                if let trace, let problem = Self.completionProblem(IdleState.readTrace(trace)) {
+                    bench.session.markFailed()
+                    throw BenchmarkError("\(result.title), round \(round + 1): \(problem)")
+                }
                 let measured = run.measured
                 result.latency[program, default: []] += measured.compactMap { $0.latencyMicroseconds.map(Double.init) }
                 result.last[program, default: []] += measured.compactMap { $0.lastMicroseconds.map(Double.init) }
@@ -483,7 +511,9 @@ extension Benchmark {
         out.append("\(options.rounds) rounds per program and case, interleaved (composer, textview, textview, composer, …), "
             + "each round a fresh process (a fresh `--profile` for the composer), \(options.keysPerRound) measured keys after "
             + "\(Workload.simpleWarmup.count) warm-up keys. Simple IM: letters and spaces, inserted. ibus-anthy: romaji "
-            + "composing kana in the preedit, each word cancelled with Escape (Escape measured too). Each long draft "
+            + "composing kana in the preedit, each word cancelled with Escape (Escape measured too). Completion open (simple IM): "
+            + "`@ta` typed first (the list open on the people it matches), then BackSpace and `a` in turn, each filtering the "
+            + "open list anew; the composer's trace says afterwards that the list never closed. Each long draft "
             + "(\(options.draftSizes.map(DraftState.size).joined(separator: ", ")) at most, whole Latin and Japanese lines) is given to both with `--text-file`, caret at the end, twice: under the composer's limit (`--limit` above its length: "
             + "no counter, no colouring, as the plain view) and over it (the default limit, 200: the counter and the overflow's "
             + "colour follow each key). "
