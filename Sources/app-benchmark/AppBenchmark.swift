@@ -80,7 +80,7 @@ struct AppBenchmark: ParsableCommand {
 
     func validate() throws {
         for (flag, value) in [("--rounds", rounds), ("--keys", keysPerRound), ("--startups", startups),
-                              ("--idle-seconds", idleSeconds)] + draftSizes.map { ("--draft-bytes", $0) } where value <= 0 {
+                              ("--idle-seconds", idleSeconds)] + draftSizes.map({ ("--draft-bytes", $0) }) where value <= 0 {
             throw ValidationError("\(flag) \(value): a positive number")
         }
     }
