@@ -1,4 +1,5 @@
 import CGtk
+import Foundation
 import GtkBinding
 @_spi(Testing) import ComposerApp
 import ComposerCore
@@ -12,14 +13,29 @@ extension GtkWindowSuites {
     @MainActor
     @Suite(.serialized)
     struct ToggleActionWindowTests {
-        /// Clicks `widget` once it is laid out where it stays.
+        /// Clicks `widget` once it is laid out where it stays: at the same place two frames
+        /// after it was first seen there, or with no frame painted for 200 ms since (the
+        /// window is idle). Two equal readings 10 ms apart were not enough on a loaded
+        /// machine (loaded run 54 of issue #31: the click on ← after the toolbar appeared
+        /// never moved the caret): a frame still to come moves the input bar up for the
+        /// toolbar, and the click landed where the button had been.
         static func click(_ composer: ComposerController, _ widget: UnsafeMutablePointer<GtkWidget>,
                           shift: Bool = false) async throws {
             var center = (x: 0.0, y: 0.0)
-            try await GtkFixture.wait("the widget laid out") {
-                guard let now = composer.center(of: widget), now.y > 1 else { return false }
-                defer { center = now }
-                return now == center
+            var seenAtFrame = -1
+            var lastFrame = -1
+            var lastFrameChange = Date()
+            try await GtkFixture.wait("the widget laid out where it stays") {
+                let frame = gtk_widget_get_frame_clock(widget).map { Int(gdk_frame_clock_get_frame_counter($0)) } ?? -1
+                if frame != lastFrame { lastFrame = frame; lastFrameChange = Date() }
+                guard let now = composer.center(of: widget), now.y > 1,
+                      gtk_widget_is_sensitive(widget) != 0 else { seenAtFrame = -1; return false }
+                if seenAtFrame < 0 || now != center {
+                    center = now
+                    seenAtFrame = frame
+                    return false
+                }
+                return frame >= seenAtFrame + 2 || Date().timeIntervalSince(lastFrameChange) > 0.2
             }
             let window = try #require(GtkFixture.windowID)
             let click = ["mousemove", "--window", window, String(Int(center.x)), String(Int(center.y)), "click", "1"]
