@@ -15,11 +15,16 @@ the same lines and scroll the same view in both: GTK fades a scroll indicator in
 (~45 frames) each time a typed line wraps in a text view that scrolls.
 """
 import json
+import os
 import sys
 import time
 
 import pyatspi
 from gi.repository import GLib
+
+# The application lookup the tests' AT-SPI probe already has.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "Tests", "Drivers"))
+from atspi_probe import application  # noqa: E402
 
 
 def editable_text(node, depth=0):
@@ -52,33 +57,27 @@ def main(argv):
     timeout = float(argv[argv.index("--timeout") + 1]) if "--timeout" in argv else 20.0
     deadline = time.monotonic() + timeout
     while True:
-        desktop = pyatspi.Registry.getDesktop(0)
-        for index in range(desktop.childCount):
-            app = desktop.getChildAtIndex(index)
-            try:
-                if app is None or app.get_process_id() != pid or app.childCount == 0:
-                    continue
-                text = editable_text(app)
-                if text is not None:
-                    extents = text.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
-                    # The same size twice, 200 ms apart: the window has settled (an input
-                    # that grows to its text does so in its first frames).
-                    time.sleep(0.2)
-                    again = text.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
-                    if (again.width, again.height) != (extents.width, extents.height):
-                        continue
-                    if extents.width > 0:
-                        answer = {"width": extents.width, "height": extents.height}
-                        if "--lines" in argv:
-                            answer["line_starts"] = line_starts(text.queryText())
-                        print(json.dumps(answer))
-                        return 0
-            except GLib.GError:
-                pass  # an application leaving the bus meanwhile
+        app = application(pid, max(0.0, deadline - time.monotonic()))
+        try:
+            text = editable_text(app)
+            if text is not None:
+                # The same size twice, 200 ms apart: the window has settled (an input that
+                # grows to its text does so in its first frames).
+                extents = text.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+                time.sleep(0.2)
+                again = text.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+                if extents.width > 0 and (again.width, again.height) == (extents.width, extents.height):
+                    answer = {"width": extents.width, "height": extents.height}
+                    if "--lines" in argv:
+                        answer["line_starts"] = line_starts(text.queryText())
+                    print(json.dumps(answer))
+                    return 0
+        except GLib.GError:
+            pass  # the application leaving the bus meanwhile
         if time.monotonic() >= deadline:
             print(json.dumps({"error": f"no editable text with a width in process {pid} within {timeout} s"}))
             return 1
-        time.sleep(0.05)  # polled: the registry has no "application added" wait
+        time.sleep(0.05)
 
 
 if __name__ == "__main__":

@@ -52,11 +52,10 @@ enum IdleState: String, CaseIterable {
         }
     }
 
-    /// Why the window was not in this state, from its trace (JSON lines, read after the
-    /// composer exited) and its profile directory; nil when it was.
-    func problem(trace: [[String: Any]], profile: URL) -> String? {
-        func events(_ name: String) -> [[String: Any]] { trace.filter { $0["ev"] as? String == name } }
-        let text = events("text").last?["text"] as? String
+    /// Why the window was not in this state, from its trace (read after the composer
+    /// exited) and its profile directory; nil when it was.
+    func problem(trace: TraceLog, profile: URL) -> String? {
+        let text = trace.events(named: "text").last?["text"]?.stringValue
         switch self {
         case .counterShown:
             guard let text else { return "the trace has no text line" }
@@ -64,10 +63,10 @@ enum IdleState: String, CaseIterable {
             return status.counterIsShown && !status.counterIsOver ? nil
                 : "the draft's \(text.count) graphemes do not show the counter under the limit of \(Self.limit)"
         case .overLimit:
-            let over = events("overflow").last?["over"] as? Int ?? 0
+            let over = trace.events(named: "overflow").last?["over"]?.intValue ?? 0
             return over > 0 ? nil : "the trace shows no overflow past the limit of \(Self.limit)"
         case .completionOpen:
-            let state = events("completion").last?["state"] as? String
+            let state = trace.events(named: "completion").last?["state"]?.stringValue
             return state == "open" || state == "update" ? nil
                 : "the completion list was not open at the end (last state: \(state ?? "never opened"))"
         case .draftSaved:
@@ -78,23 +77,15 @@ enum IdleState: String, CaseIterable {
             // paint after `a` and none after `b` is the inspector shown, then closed.
             var after: String?
             var painted: Set<String> = []
-            for line in trace {
-                switch line["ev"] as? String {
-                case "key": after = line["keyval"] as? String
+            for entry in trace.entries {
+                switch entry.name {
+                case "key": after = entry.value["keyval"]?.stringValue
                 case "paint": if let after { painted.insert(after) }
                 default: break
                 }
             }
             guard painted.contains("a") else { return "no frame was traced after a: the inspector never showed" }
             return painted.contains("b") ? "a frame was traced after b: the inspector did not close" : nil
-        }
-    }
-
-    /// The composer's trace, one JSON object per line.
-    static func readTrace(_ url: URL) -> [[String: Any]] {
-        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }
     }
 }

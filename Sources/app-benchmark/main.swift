@@ -269,7 +269,7 @@ final class Benchmark {
         for (state, started) in zip(IdleState.allCases, states) {
             let result = try bench.idle(window: started.app.window, pid: started.app.pid, seconds: options.idleSeconds)
             try finish(started.app, .composer, in: bench)
-            if let problem = state.problem(trace: IdleState.readTrace(started.trace), profile: started.profile) {
+            if let problem = state.problem(trace: TraceLog(url: started.trace), profile: started.profile) {
                 bench.session.markFailed()
                 throw BenchmarkError("idle, \(state.title): the composer was not in that state: \(problem)")
             }
@@ -341,8 +341,8 @@ final class Benchmark {
 
     /// Why the completion list was not open for every measured key, from the composer's
     /// trace: it opened (on `@t` or `@ta`) and never closed until the exit.
-    static func completionProblem(_ trace: [[String: Any]]) -> String? {
-        let states = trace.filter { $0["ev"] as? String == "completion" }.compactMap { $0["state"] as? String }
+    static func completionProblem(_ trace: TraceLog) -> String? {
+        let states = trace.events(named: "completion").compactMap { $0["state"]?.stringValue }
         guard let opened = states.firstIndex(of: "open") else { return "the completion list never opened" }
         return states[opened...].contains("close") ? "the completion list closed while keys were measured" : nil
     }
@@ -371,7 +371,7 @@ final class Benchmark {
                 if anthy { try bench.waitForEngine(window: app.window, pid: app.pid) }
                 let run = try bench.type(keys, warmup: warmup, window: app.window, pid: app.pid)
                 try finish(app, program, in: bench)
-                if let trace, let problem = Self.completionProblem(IdleState.readTrace(trace)) {
+                if let trace, let problem = Self.completionProblem(TraceLog(url: trace)) {
                     bench.session.markFailed()
                     throw BenchmarkError("\(result.title), round \(round + 1): \(problem)")
                 }

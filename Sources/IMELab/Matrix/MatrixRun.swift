@@ -91,24 +91,13 @@ public struct MatrixRun: MatrixTraceReading {
         let commitFrom = trace.entries.count
         try cs.xdotool.key(engine.commitKeys)
         let cut = String(engine.committed.dropFirst(keep))
-        if !cut.isEmpty {
-            // The cut brings the text back to what an earlier text line already showed
-            // ("abt" before vi-telex's "iếng " came), so no new text line marks it: wait for
-            // the cut itself (seen: the check ran before the limit line and found no cut).
-            _ = try Wait.until("the limit's cut of \(quoted(cut)) after the commit", timeout: .seconds(20),
-                               diagnostics: { trace.diagnostics(lastLines: 25) }) { () -> Bool? in
-                let removed = trace.entries.dropFirst(commitFrom).filter { $0.name == "limit" }
-                    .compactMap { $0.value["removed"]?.stringValue }.joined()
-                return removed == cut ? true : nil
-            }
-        }
+        if !cut.isEmpty { try waitForCut(cut, from: commitFrom) }
         try waitSettled(text: expected)
         let entries = trace.entries
         let firstCommit = entries[showing...].first { $0.name == "commit" }?.index ?? entries.count
         try require(!entries[showing..<firstCommit].contains { $0.name == "limit" }, "a cut while the engine composed")
-        let removed = entries[from...].filter { $0.name == "limit" }.compactMap { $0.value["removed"]?.stringValue }.joined()
-        try require(removed == String(engine.committed.dropFirst(keep)),
-                    "cut \(quoted(removed)), expected \(quoted(String(engine.committed.dropFirst(keep))))")
+        let removed = cutText(from: from)
+        try require(removed == cut, "cut \(quoted(removed)), expected \(quoted(cut))")
         try send(expected)
         return removed.isEmpty
             ? "\(quoted(filler + engine.committed)) fits the limit 3 (\(engine.committed.unicodeScalars.count) scalars, one grapheme): nothing cut"

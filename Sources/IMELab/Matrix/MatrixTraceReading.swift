@@ -25,6 +25,22 @@ extension MatrixTraceReading {
 
     func isComposing(_ entries: [TraceLog.Entry]) -> Bool { entries.isComposing }
 
+    /// What the limit cut (`limit` lines' `removed`) from trace index `from` on, joined.
+    func cutText(from: Int) -> String {
+        trace.entries.dropFirst(from).filter { $0.name == "limit" }.compactMap { $0.value["removed"]?.stringValue }.joined()
+    }
+
+    /// Waits until the limit's cuts from trace index `from` on add up to `cut`. The cut
+    /// brings the text back to what an earlier `text` line already showed, so no new text
+    /// line marks it; and it can come in more than one `limit` line (GNOME ibus-hangul's
+    /// Space commits 글, then " " as a commit of its own, each cut at its settle).
+    func waitForCut(_ cut: String, from: Int) throws {
+        _ = try Wait.until("the limit's cut of \(quoted(cut)) after the commit", timeout: .seconds(20),
+                           diagnostics: { trace.diagnostics(lastLines: 25) }) { () -> Bool? in
+            cutText(from: from) == cut ? true : nil
+        }
+    }
+
     func keys(_ names: [String]) -> String { names.joined(separator: " ") }
     func quoted(_ s: String) -> String { "\u{201C}\(s)\u{201D}" }
 }

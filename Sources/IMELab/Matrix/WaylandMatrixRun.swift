@@ -140,17 +140,7 @@ public struct WaylandMatrixRun: MatrixTraceReading {
         let from = try compose(limit.compose, showing: limit.showing)
         let commit = trace.entries.count
         try wl.key(limit.commitKeys)
-        // The cut comes at the settle after the commit and brings the text back to what an
-        // earlier `text` line already showed (hangul: "ab한"), so no new one marks it: wait
-        // for the whole cut itself first. It can come in two `limit` lines: on GNOME
-        // ibus-hangul's Space commits 글, then " " as a commit of its own, each cut at its
-        // settle (seen: the check read the first cut alone and found "글" for "글 ").
-        _ = try Wait.until("the limit's cut of \(quoted(limit.cut)) after the commit", timeout: .seconds(20),
-                           diagnostics: { trace.diagnostics(lastLines: 25) }) { () -> Bool? in
-            let removed = trace.entries.dropFirst(commit).filter { $0.name == "limit" }
-                .compactMap { $0.value["removed"]?.stringValue }.joined()
-            return removed == limit.cut ? true : nil
-        }
+        try waitForCut(limit.cut, from: commit)
         try waitSettled(text: limit.kept, noSendFrom: commit)
         let entries = trace.entries
         // Not "before the last commit": on GNOME ibus-hangul's Space commits 글 and then
@@ -158,7 +148,7 @@ public struct WaylandMatrixRun: MatrixTraceReading {
         // composing (seen once, the cut before the second commit).
         let cuts = entries[from...].cutsWhileComposing
         try require(cuts.isEmpty, "a cut while the engine composed: \(cuts.map(\.line).joined(separator: ", "))")
-        let removed = entries[from...].filter { $0.name == "limit" }.compactMap { $0.value["removed"]?.stringValue }.joined()
+        let removed = cutText(from: from)
         try require(removed == limit.cut, "cut \(quoted(removed)), expected \(quoted(limit.cut))")
         try barrier()
         try require(!events("send", from: from), "the commit key sent the message")
