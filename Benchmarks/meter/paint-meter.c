@@ -42,6 +42,15 @@
  *       exact run time from /proc/PID/task/TID/schedstat), its wake-ups (voluntary +
  *       involuntary context switches of every thread) and its VmRSS at the end.
  *
+ *   paint-meter paste --pid PID [--window ID] [--quiet-ms 2000] [--settle-max-ms 600000]
+ *       Focuses the window, waits until ready, then sends Control+V (whatever owns the
+ *       CLIPBOARD serves it) and waits until the process has settled: no damage and under
+ *       5% of a CPU for --quiet-ms (a process busy inserting a long text paints nothing for
+ *       seconds: its CPU says it is not done). Reports "first_us" and "last_us" (the first
+ *       and the last damage after the key), "settled_us" (the start of that quiet span),
+ *       "damage_events", the whole process's CPU from the key to the quiet ("cpu_ns", "cpu_ticks",
+ *       as for keys) and its VmRSS then.
+ *
  *   paint-meter find  (--pid PID | --name TITLE) [--find-timeout-ms 30000]
  *       Prints the window id of the program's viewable top-level once there is one.
  *
@@ -135,6 +144,7 @@ static void usage(void)
             "                        [--ready-timeout-ms N] [--find-timeout-ms N] [--no-focus]\n"
             "       paint-meter start [--timeout-ms N] [--exit] -- PROGRAM ARG…\n"
             "       paint-meter idle (--window ID | --pid PID) [--pid PID] [--ms N] [--no-focus] [--ready-quiet-ms N]\n"
+            "       paint-meter paste --pid PID [--window ID] [--quiet-ms 2000] [--settle-max-ms 600000] [--no-focus]\n"
             "       paint-meter find (--pid PID | --name TITLE) [--find-timeout-ms N]\n");
     exit(2);
 }
@@ -657,6 +667,53 @@ static int run_keys(const struct options *o)
     return 0;
 }
 
+/* ---- paste ---------------------------------------------------------------------------- */
+
+static int run_paste(const struct options *o)
+{
+    if (o->pid <= 0) usage();
+    Window window = target_window(o);
+    XDamageCreate(dpy, window, XDamageReportRawRectangles);
+    XSync(dpy, False);
+    if (o->focus) focus(window);
+    ready(window, o);
+    KeyCode control = XKeysymToKeycode(dpy, XK_Control_L), v = XKeysymToKeycode(dpy, XK_v);
+    if (control == 0 || v == 0) fail("Control_L or v is not on the keyboard map");
+    static struct proc_snapshot before, after;
+    XEvent stale;
+    while (XEventsQueued(dpy, QueuedAfterReading) > 0) XNextEvent(dpy, &stale);
+    if (!snapshot(o->pid, &before)) fail("cannot read /proc/%ld", o->pid);
+    int64_t t0 = now_us();
+    XTestFakeKeyEvent(keys_dpy, control, True, CurrentTime);
+    XTestFakeKeyEvent(keys_dpy, v, True, CurrentTime);
+    XTestFakeKeyEvent(keys_dpy, v, False, CurrentTime);
+    XTestFakeKeyEvent(keys_dpy, control, False, CurrentTime);
+    XFlush(keys_dpy);
+    /* The first damage, then on until the process is quiet. */
+    int64_t first = -1, last = -1, deadline = t0 + (int64_t)o->settle_max_ms * 1000;
+    XEvent event;
+    int64_t at;
+    while (first < 0 && next_event(&event, deadline, &at)) {
+        if (is_damage_on(&event, window)) first = last = at;
+    }
+    if (first < 0) fail(stop_signal ? "interrupted" : "no paint within %d ms of Control+V", o->settle_max_ms);
+    int rects = 1;
+    int64_t remaining = (deadline - now_us()) / 1000;
+    bool settled = remaining > 0 && wait_quiet(window, o->pid, o->quiet_ms, (int)remaining, &last, &rects);
+    int64_t settled_at = now_us() - (int64_t)o->quiet_ms * 1000;
+    if (stop_signal) fail("interrupted");
+    if (!settled) fail("the process did not settle within %d ms of Control+V", o->settle_max_ms);
+    if (!snapshot(o->pid, &after)) fail("the process %ld went away during the paste", o->pid);
+    long long voluntary, involuntary, run_ns;
+    deltas(&before, &after, &voluntary, &involuntary, &run_ns);
+    printf("{\"type\":\"paste\",\"first_us\":%" PRId64 ",\"last_us\":%" PRId64 ",\"settled_us\":%" PRId64
+           ",\"damage_events\":%d,\"cpu_ns\":%lld,\"cpu_ticks\":%lld,\"wakeups\":%lld,\"rss_kb\":%ld}\n",
+           first - t0, last - t0, (settled_at > last ? settled_at : last) - t0, rects, run_ns,
+           after.ticks - before.ticks, voluntary + involuntary, after.rss_kb);
+    fflush(stdout);
+    return 0;
+}
+
 /* ---- idle ----------------------------------------------------------------------------- */
 
 static int run_idle(const struct options *o)
@@ -854,6 +911,10 @@ int main(int argc, char **argv)
         .ready_quiet_ms = 300, .ready_timeout_ms = 60000, .find_timeout_ms = 30000, .timeout_ms = 60000,
         .ms = 10000, .focus = true,
     };
+    if (strcmp(mode, "paste") == 0) {
+        o.quiet_ms = 2000;
+        o.settle_max_ms = 600000;
+    }
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
@@ -903,6 +964,7 @@ int main(int argc, char **argv)
     open_display();
     if (strcmp(mode, "keys") == 0) return run_keys(&o);
     if (strcmp(mode, "idle") == 0) return run_idle(&o);
+    if (strcmp(mode, "paste") == 0) return run_paste(&o);
     if (strcmp(mode, "start") == 0) return run_start(&o);
     if (strcmp(mode, "find") == 0) {
         Window window = target_window(&o);

@@ -3,7 +3,8 @@
 
     text-size.py PID [--lines] [--timeout SECONDS]
 
-Prints one JSON object, {"width": W, "height": H} in logical pixels, for the first editable
+Prints one JSON object, {"width": W, "height": H, "characters": N} (logical pixels; the
+text's length in characters), for the first editable
 text object of the application with process id PID, depth first (the composer's input,
 the reference GtkTextView), once it is the same twice in a row 200 ms apart; with --lines
 also "line_starts", the character offset where each display line starts (where the text
@@ -67,7 +68,8 @@ def main(argv):
                 time.sleep(0.2)
                 again = text.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
                 if extents.width > 0 and (again.width, again.height) == (extents.width, extents.height):
-                    answer = {"width": extents.width, "height": extents.height}
+                    answer = {"width": extents.width, "height": extents.height,
+                              "characters": text.queryText().characterCount}
                     if "--lines" in argv:
                         answer["line_starts"] = line_starts(text.queryText())
                     print(json.dumps(answer))

@@ -288,11 +288,12 @@ public final class BenchSession: @unchecked Sendable {
     /// The program's editable text widget (the composer's input, the plain GtkTextView),
     /// read through AT-SPI (`Benchmarks/meter/text-size.py`) once its size holds: width and
     /// height (logical px) and, with `lines`, the character offsets where its display lines
-    /// start (where the text wraps).
+    /// start (where the text wraps), and the text's length in characters.
     public struct TextGeometry: Sendable, Equatable {
         public let width: Int
         public let height: Int
         public let lineStarts: [Int]
+        public let characters: Int
     }
 
     public func textGeometry(pid: Int32, lines: Bool = false) throws -> TextGeometry {
@@ -303,7 +304,50 @@ public final class BenchSession: @unchecked Sendable {
               let width = line["width"] as? Int, let height = line["height"] as? Int else {
             throw session.failure("text-size.py failed (status \(result.status))\nstdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
         }
-        return TextGeometry(width: width, height: height, lineStarts: line["line_starts"] as? [Int] ?? [])
+        return TextGeometry(width: width, height: height, lineStarts: line["line_starts"] as? [Int] ?? [],
+                            characters: line["characters"] as? Int ?? -1)
+    }
+
+    /// Another application owning the CLIPBOARD with `file`'s text, as a terminal or an editor
+    /// would (xclip in the foreground), until the session stops or the owner is stopped.
+    public func ownClipboard(_ file: URL) throws -> AppProcess {
+        try Prerequisites.require(["xclip"])
+        let owner = try session.launch("xclip", executable: "/usr/bin/xclip",
+                                       arguments: ["-quiet", "-selection", "clipboard", "-i", file.path])
+        try Wait.until("the clipboard owned by xclip", timeout: .seconds(60), interval: .milliseconds(100),
+                       diagnostics: { owner.diagnostics() }) {
+            let targets = try? session.run("/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", "TARGETS"],
+                                           timeout: .seconds(5))
+            return targets.map { $0.succeeded && $0.stdout.contains("UTF8_STRING") } ?? false
+        }
+        return owner
+    }
+
+    /// What `paint-meter paste` saw: Control+V, then the process until it settled.
+    public struct Paste: Sendable {
+        /// From the key to the first damage, to the last, and to the start of the quiet
+        /// that followed (no damage, under 5% of a CPU), µs.
+        public let firstMicroseconds: Int
+        public let lastMicroseconds: Int
+        public let settledMicroseconds: Int
+        /// The whole process's CPU from the key to the quiet (schedstat, every thread), ns.
+        public let cpuNanoseconds: Int
+        public let rssKiB: Int
+    }
+
+    /// `paint-meter paste`: focuses `window`, waits until it is quiet, sends Control+V (the
+    /// session's CLIPBOARD owner serves the text) and waits until the process settled.
+    public func paste(window: UInt, pid: Int32, timeout: Duration = .seconds(600)) throws -> Paste {
+        let result = try session.run(tools.meter, ["paste", "--window", String(window), "--pid", String(pid),
+                                                   "--settle-max-ms", String(Self.milliseconds(timeout))],
+                                     timeout: timeout + .seconds(90))
+        guard result.succeeded,
+              let line = Self.jsonLines(result.stdout).first(where: { $0["type"] as? String == "paste" }) else {
+            throw session.failure("paint-meter paste failed (status \(result.status))\nstdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        }
+        func int(_ key: String) -> Int { line[key] as? Int ?? 0 }
+        return Paste(firstMicroseconds: int("first_us"), lastMicroseconds: int("last_us"),
+                     settledMicroseconds: int("settled_us"), cpuNanoseconds: int("cpu_ns"), rssKiB: int("rss_kb"))
     }
 
     // MARK: IBus

@@ -9,8 +9,8 @@ struct AppBenchmark: ParsableCommand {
         abstract: "Measure the release composer against plain C GTK4 programs, from outside both.",
         discussion: """
             Keystroke to first paint (GTK's simple IM and ibus-anthy; empty, and 1 KB, 100 KB and 1 MB drafts under and over the limit) against a \
-            plain GtkTextView; idle CPU and wake-ups; start to first frame and memory against a minimal \
-            GTK4 window. Each program runs in a private Xvfb + D-Bus session and is measured the same way \
+            plain GtkTextView; a 10 MB paste from another application's clipboard; idle CPU and wake-ups; \
+            start to first frame and memory against the plain GtkTextView and a minimal GTK4 window. Each program runs in a private Xvfb + D-Bus session and is measured the same way \
             by Benchmarks/meter/paint-meter.c (XTest key, then the window's next X Damage), rounds \
             interleaved. The results are printed as a Markdown section. \
             Exit status: 0 when everything was measured (missed goals are FAIL rows in the table), \
@@ -55,6 +55,15 @@ struct AppBenchmark: ParsableCommand {
                                + "size its own cases (default: 1 KB, 100 KB and 1 MB).", valueName: "N"))
     var draftSizes: [Int] = [1 << 10, 100 << 10, 1 << 20]
 
+    @Option(name: .customLong("paste-bytes"),
+            help: ArgumentHelp("Size of the text pasted from another application's clipboard, in bytes at most "
+                               + "(default: 10 MB).", valueName: "N"))
+    var pasteBytes = 10 << 20
+
+    @Option(name: .customLong("paste-rounds"),
+            help: ArgumentHelp("Pastes per program and case, each into a fresh process.", valueName: "N"))
+    var pasteRounds = 3
+
     @Option(help: ArgumentHelp("GSK_RENDERER for every program (gl, cairo, …); '' leaves GTK's choice.",
                                valueName: "gl|cairo|''"))
     var renderer = "gl"
@@ -64,12 +73,12 @@ struct AppBenchmark: ParsableCommand {
     var only: Case?
 
     enum Part: String, CaseIterable, ExpressibleByArgument {
-        case startup, idle, keys
+        case startup, idle, keys, paste
     }
 
     @Option(name: .customLong("part"),
-            help: ArgumentHelp("Measure only this part (startup, idle, keys; repeatable; default: all of them).",
-                               valueName: "startup|idle|keys"))
+            help: ArgumentHelp("Measure only this part (startup, idle, keys, paste; repeatable; default: all of them).",
+                               valueName: "startup|idle|keys|paste"))
     var onlyParts: [Part] = []
 
     /// The parts to measure: `--part`'s, else all.
@@ -80,7 +89,8 @@ struct AppBenchmark: ParsableCommand {
 
     func validate() throws {
         for (flag, value) in [("--rounds", rounds), ("--keys", keysPerRound), ("--startups", startups),
-                              ("--idle-seconds", idleSeconds)] + draftSizes.map({ ("--draft-bytes", $0) }) where value <= 0 {
+                              ("--idle-seconds", idleSeconds), ("--paste-bytes", pasteBytes),
+                              ("--paste-rounds", pasteRounds)] + draftSizes.map({ ("--draft-bytes", $0) }) where value <= 0 {
             throw ValidationError("\(flag) \(value): a positive number")
         }
     }

@@ -8,6 +8,7 @@ import IMELab
 // the window's next X Damage), in private Xvfb sessions, rounds interleaved:
 //   keystroke → first paint, GTK simple IM and ibus-anthy, empty draft and 1 KB, 100 KB, 1 MB under and over the limit, vs a plain
 //   GtkTextView (Benchmarks/reference/textview.c, 480×600, the same text in a view of the composer's input size);
+//   a 10 MB paste from another application's clipboard: wall time and CPU to settle, RSS after (Paste.swift);
 //   idle CPU and wake-ups over 10 s, focused;
 //   start → first frame and RSS vs the plain GtkTextView (and a minimal GTK4 window, Benchmarks/reference/window.c).
 // Exit status: 0 when everything was measured (missed goals are FAIL rows in the table),
@@ -86,6 +87,7 @@ final class Benchmark {
     let tools: BenchTools
     let composer: String
     var keyCases: [KeyCase] = []
+    var pastes: [PasteCase] = []
     var startup: [Program: [Double]] = [:]
     var startupRSS: [Program: [Double]] = [:]
     var idle: [Program: BenchSession.Idle] = [:]
@@ -224,6 +226,7 @@ final class Benchmark {
                     try measureKeys(bench, draft: .long(bytes: bytes, overLimit: true))
                 }
             }
+            if options.parts.contains(.paste) { try measurePastes(bench) }
         }
         if options.cases.contains("anthy") && options.parts.contains(.keys) {
             say("ibus-anthy session: Xvfb + D-Bus + ibus-daemon (anthy, hiragana)")
@@ -441,6 +444,7 @@ extension Benchmark {
                                     pass: mineArea.mean <= theirsArea.mean))
             }
         }
+        rows += pasteRows()
         if let mine = idle[.composer], let theirs = idle[.textview] {
             rows.append(GoalRow(goal: "Idle \(options.idleSeconds) s, focused: CPU", composer: Format.seconds(mine.cpuSeconds),
                                 reference: Format.seconds(theirs.cpuSeconds) + " (GtkTextView)", ratio: "—",
@@ -543,6 +547,7 @@ extension Benchmark {
             }
         }
         out.append("")
+        out += pasteMarkdown()
         out.append("### Idle, start-up, memory")
         out.append("")
         out.append("Idle: \(options.idleSeconds) s with the window focused and nothing happening, after it was quiet (no damage, "
@@ -611,7 +616,7 @@ extension Benchmark {
                                              "frames": i.frames, "rss_kib": i.rssKiB]
         }
         let object: [String: Any] = [
-            "keys": cases, "idle": idleOut, "idle_composer_states": idleStatesOut,
+            "keys": cases, "pastes": pasteJSON(), "idle": idleOut, "idle_composer_states": idleStatesOut,
             "startup_us": Dictionary(uniqueKeysWithValues: startup.map { ($0.key.rawValue, $0.value) }),
             "startup_rss_kib": Dictionary(uniqueKeysWithValues: startupRSS.map { ($0.key.rawValue, $0.value) }),
         ]

@@ -136,4 +136,31 @@ struct PaintMeterTests {
         #expect(unchanged.lineStarts.count < mine.lineStarts.count, "the window-wide view wraps less: \(unchanged.lineStarts)")
         #expect(unchanged.height > mine.height)
     }
+
+    /// `paint-meter paste` (the bench's paste rows): Control+V into the plain GtkTextView
+    /// with another application owning the clipboard (xclip), then until the process
+    /// settled: the paste painted, the settle comes after its last paint, the process
+    /// worked for it, and the whole text arrived (its length read through AT-SPI).
+    @Test(.timeLimit(.minutes(3)))
+    func pasteMeterWaitsUntilTheWholeClipboardArrived() throws {
+        let tools = try Self.tools()
+        let bench = try BenchSession(name: "paint-meter-paste", inputMethod: .gtkSimple, tools: tools)
+        defer { bench.stop() }
+        let text = (0..<4000).map { "line \($0) of the clipboard, 貼り付け\n" }.joined()
+        let file = bench.session.directory.appendingPathComponent("clipboard.txt")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let owner = try bench.ownClipboard(file)
+        defer { owner.stop() }
+
+        let app = try bench.start([tools.textview])
+        let paste = try bench.paste(window: app.window, pid: app.pid)
+        #expect(paste.firstMicroseconds > 0)
+        #expect(paste.lastMicroseconds >= paste.firstMicroseconds)
+        #expect(paste.settledMicroseconds >= paste.lastMicroseconds)
+        #expect(paste.cpuNanoseconds > 0, "the process worked for the paste")
+        #expect(paste.rssKiB > 0)
+        #expect(try bench.textGeometry(pid: app.pid).characters == text.unicodeScalars.count, "the whole clipboard arrived")
+        #expect(try app.stop() == 0)
+        #expect(BenchSession.glibProblems(in: app.output) == [])
+    }
 }
