@@ -84,4 +84,22 @@ struct NearbyScalarsTests {
         let end = model.document.scalarCount
         #expect(model.scalars(in: (end - 10)..<end) == Array(repeating: "x", count: 10))
     }
+
+    /// A read longer than the copy's capacity (the first settle after a long paste reads
+    /// all of it) keeps only its end, where the caret is: the copy never holds the whole
+    /// text, and reads near the end still come from it.
+    @Test func aLongReadKeepsOnlyItsEnd() {
+        let line = "日本語の行 @tanaka #general 👍\n"
+        let text = String(repeating: line, count: 2000)
+        let model = ComposerModel(text: text)
+        let count = model.document.scalarCount
+        #expect(model.scalars(in: 0..<count) == model.document.scalars(in: 0..<count))
+        #expect(model.nearby.scalars.count <= NearbyScalars.capacity, "kept \(model.nearby.scalars.count) scalars")
+        #expect(model.nearby.range.upperBound == count, "the copy ends where the read ended")
+        #expect(!model.nearby.range.isEmpty)
+        let tail = (count - 100)..<count
+        #expect(model.nearby.scalars(in: tail) == model.document.scalars(in: tail), "a read near the end comes from the copy")
+        model.applyInsert(at: count, text: "x", origin: .key)
+        #expect(model.scalars(in: (count - 10)..<(count + 1)) == model.document.scalars(in: (count - 10)..<(count + 1)))
+    }
 }

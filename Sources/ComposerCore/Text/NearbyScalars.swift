@@ -23,10 +23,20 @@ struct NearbyScalars {
         return Array(scalars[(range.lowerBound - start)..<(range.upperBound - start)])
     }
 
-    /// Keeps `scalars`, read from the document at `start`, instead of what was kept.
+    /// Keeps `scalars`, read from the document at `start`, instead of what was kept: all of
+    /// them up to `capacity`; of a longer read (the first settle after a long paste reads
+    /// the whole pasted text: 32 MB for 10 MB of text) only its end, where a paste leaves
+    /// the caret and the next settles read. Kept whole, the copy stayed in memory until
+    /// later edits wore it down.
     mutating func keep(_ scalars: [Unicode.Scalar], at start: Int) {
-        self.start = start
-        self.scalars = scalars
+        guard scalars.count > Self.capacity else {
+            self.start = start
+            self.scalars = scalars
+            return
+        }
+        let kept = Self.capacity / 2
+        self.start = start + scalars.count - kept
+        self.scalars = Array(scalars.suffix(kept))
     }
 
     /// Follows an edit of the document: the scalars of `range` (offsets before the edit)
