@@ -16,7 +16,7 @@
 #   make run     deps + release build + run it (.build/release/ime-composer, what make bench measures);
 #                with no display, the headless demo (out/demo/) with that build
 #   make bench   release builds + the C references and paint meter (Benchmarks/) into .build/bench/;
-#                the app benchmark (keystroke to paint, idle, start-up, RSS vs plain C GTK4 in private
+#                the app benchmark (keystroke to paint, a 10 MB paste, idle, start-up, RSS vs plain C GTK4 in private
 #                Xvfb sessions), the completion benchmark, keystroke CPU when present: docs/benchmarks.md.
 #                Exits non-zero only on a measurement error (a missed goal is a FAIL row).
 #   make clean   remove build products
