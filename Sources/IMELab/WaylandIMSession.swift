@@ -384,17 +384,57 @@ public final class WaylandIMSession: @unchecked Sendable {
         // On KWin too: fcitx5-pinyin's first key after the session started came twice in 2
         // of 6 runs (n → "n n"); the probe takes the first key there, as X11 sessions do.
         if desktop != .sway, let probe {
-            let from = trace.entries.count
-            try key([probe.key])
-            try trace.waitFor("the engine to compose the probe key \(probe.key)", from: from) {
-                $0["ev"]?.stringValue == "preedit" && !($0["text"]?.stringValue ?? "").isEmpty
-                    && (probe.preedit.isEmpty || ($0["text"]?.stringValue ?? "").contains(probe.preedit))
-            }
+            try composeProbe(probe, timeout: timeout)
             let cancel = trace.entries.count
             try key([probe.cancelKey])
             try trace.waitFor("the probe's composition to end", from: cancel) { $0["ev"]?.stringValue == "preedit-end" }
         }
         lap(desktop == .sway ? "workspace toggle + focus" : "focus")
+    }
+
+    /// Types the probe key until the engine composes it. ibus-daemon has the engine and a
+    /// focused input context before the engine is attached to that context: on GNOME the
+    /// probe key once came in as a plain "r" (run 56 of #31, a loaded machine). A key that
+    /// came in as is is taken back (BackSpace, until the text is what it was) and the probe
+    /// is typed again, as the X11 sessions do.
+    private func composeProbe(_ probe: InputMethodKind.Probe, timeout: Duration) throws {
+        let textBefore = trace.events(named: "text").last?["text"]?.stringValue ?? ""
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var attempts = 0
+        while true {
+            let from = trace.entries.count
+            try key([probe.key])
+            attempts += 1
+            let composed = trace.poll("the engine to compose the probe key \(probe.key)", timeout: .seconds(3), from: from) {
+                $0["ev"]?.stringValue == "preedit" && !($0["text"]?.stringValue ?? "").isEmpty
+                    && (probe.preedit.isEmpty || ($0["text"]?.stringValue ?? "").contains(probe.preedit))
+            }
+            if composed != nil { return }
+            guard clock.now < deadline else {
+                throw session.failure("the engine never composed the probe key \(probe.key) (\(attempts) tries in "
+                    + "\(timeout))\n" + trace.diagnostics())
+            }
+            // Still composing something else (an answer later than the poll): end it first.
+            if trace.entries.isComposing {
+                let cancel = trace.entries.count
+                try key([probe.cancelKey])
+                try trace.waitFor("the late probe composition to end", from: cancel) { $0["ev"]?.stringValue == "preedit-end" }
+            }
+            let current = trace.events(named: "text").last?["text"]?.stringValue ?? ""
+            let extra = current.unicodeScalars.count - textBefore.unicodeScalars.count
+            guard extra >= 0, current.hasPrefix(textBefore) else {
+                throw session.failure("the engine probe changed the text from \(textBefore.debugDescription) to "
+                    + "\(current.debugDescription)")
+            }
+            if extra > 0 {
+                let back = trace.entries.count
+                try key(Array(repeating: "BackSpace", count: extra))
+                try trace.waitFor("the text to be back to \(textBefore.debugDescription) after the probe", from: back) {
+                    $0["ev"]?.stringValue == "text" && $0["text"]?.stringValue == textBefore
+                }
+            }
+        }
     }
 
     /// Whether the input method has the focused app's input context: fcitx5's DebugInfo lists
