@@ -40,12 +40,18 @@ enum DraftState: Equatable {
     case long(bytes: Int, overLimit: Bool)
     /// An empty draft, `@ta` typed before the measured keys (the completion list open on
     /// the people it matches), then `a` and BackSpace in turn: each key filters the open
-    /// list anew (`@t`, `@ta`, …). The plain GtkTextView gets the same keys.
+    /// list anew (`@t`, `@ta`, …). With ibus-anthy, `@ta` composes ＠た and Return commits
+    /// it; then `n a Return` composes and commits な (the list filtered on ＠たな) and
+    /// BackSpace takes it back (＠た): typing that commits, the list open throughout. The
+    /// plain GtkTextView gets the same keys.
     case completionOpen
 
-    /// Typed before the measured keys (GTK's simple IM).
-    static let completionWarmup = ["at", "t", "a"]
-    static func completionKeys(count: Int) -> [String] { (0..<count).map { $0 % 2 == 0 ? "BackSpace" : "a" } }
+    /// Typed before the measured keys.
+    static func completionWarmup(anthy: Bool) -> [String] { ["at", "t", "a"] + (anthy ? ["Return"] : []) }
+    static func completionKeys(count: Int, anthy: Bool) -> [String] {
+        let cycle = anthy ? ["n", "a", "Return", "BackSpace"] : ["BackSpace", "a"]
+        return (0..<count).map { cycle[$0 % cycle.count] }
+    }
 
     var bytes: Int? { if case let .long(bytes, _) = self { bytes } else { nil } }
     var isUnderLimit: Bool { if case .long(_, false) = self { true } else { false } }
@@ -234,6 +240,7 @@ final class Benchmark {
             defer { bench.stop() }
             try warmUp(bench)
             try measureKeys(bench, draft: .empty)
+            try measureKeys(bench, draft: .completionOpen)
             for bytes in options.draftSizes {
                 try measureKeys(bench, draft: .long(bytes: bytes, overLimit: false))
                 try measureKeys(bench, draft: .long(bytes: bytes, overLimit: true))
@@ -355,9 +362,9 @@ final class Benchmark {
         let draftURL = try draft.bytes.map { try draftFile(bench, bytes: $0) }
         let anthy = bench.inputMethod == .ibusAnthy
         let completion = draft == .completionOpen
-        let keys = completion ? DraftState.completionKeys(count: options.keysPerRound)
+        let keys = completion ? DraftState.completionKeys(count: options.keysPerRound, anthy: anthy)
             : anthy ? Workload.anthyKeys(count: options.keysPerRound) : Workload.simpleKeys(count: options.keysPerRound)
-        let warmup = completion ? DraftState.completionWarmup : anthy ? Workload.anthyWarmup : Workload.simpleWarmup
+        let warmup = completion ? DraftState.completionWarmup(anthy: anthy) : anthy ? Workload.anthyWarmup : Workload.simpleWarmup
         let input = try composerInput(bench, draft: draft)
         say("keystrokes, \(result.title): \(options.rounds) rounds × \(keys.count) keys each, interleaved")
         for round in 0..<options.rounds {
@@ -515,9 +522,10 @@ extension Benchmark {
         out.append("\(options.rounds) rounds per program and case, interleaved (composer, textview, textview, composer, …), "
             + "each round a fresh process (a fresh `--profile` for the composer), \(options.keysPerRound) measured keys after "
             + "\(Workload.simpleWarmup.count) warm-up keys. Simple IM: letters and spaces, inserted. ibus-anthy: romaji "
-            + "composing kana in the preedit, each word cancelled with Escape (Escape measured too). Completion open (simple IM): "
+            + "composing kana in the preedit, each word cancelled with Escape (Escape measured too). Completion open: "
             + "`@ta` typed first (the list open on the people it matches), then BackSpace and `a` in turn, each filtering the "
-            + "open list anew; the composer's trace says afterwards that the list never closed. Each long draft "
+            + "open list anew; with ibus-anthy ＠た composed and committed with Return first, then `n a Return` (な "
+            + "composed and committed) and BackSpace in turn. The composer's trace says afterwards that the list never closed. Each long draft "
             + "(\(options.draftSizes.map(DraftState.size).joined(separator: ", ")) at most, whole Latin and Japanese lines) is given to both with `--text-file`, caret at the end, twice: under the composer's limit (`--limit` above its length: "
             + "no counter, no colouring, as the plain view) and over it (the default limit, 200: the counter and the overflow's "
             + "colour follow each key). "
