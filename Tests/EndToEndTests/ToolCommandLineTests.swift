@@ -17,7 +17,8 @@ import TestHarness
 
     @Test(arguments: [
         ("app-benchmark", ["--markdown", "--raw", "--composer", "--tools", "--rounds", "--keys", "--startups",
-                           "--idle-seconds", "--draft-bytes", "--renderer", "--only"]),
+                           "--idle-seconds", "--draft-bytes", "--paste-bytes", "--paste-rounds", "--renderer", "--only",
+                           "--part"]),
         ("completion-benchmark", ["--data", "--people", "--runs", "--query", "--markdown", "--ours-only"]),
         ("keystroke-cpu", ["--markdown", "--sizes", "--profiles", "--data"]),
         ("composer-demo", ["<OUT_DIRECTORY>"]),
@@ -53,6 +54,8 @@ import TestHarness
     @Test(arguments: [
         ("app-benchmark", ["--no-such-flag"], "--no-such-flag"),
         ("app-benchmark", ["--rounds", "0"], "--rounds 0: a positive number"),
+        ("app-benchmark", ["--paste-rounds", "0"], "--paste-rounds 0: a positive number"),
+        ("app-benchmark", ["--part", "pastes"], "--part"),
         ("app-benchmark", ["--only", "both"], "--only"),
         ("completion-benchmark", ["--people", "many"], "--people"),
         ("completion-benchmark", ["--query"], "--query"),
