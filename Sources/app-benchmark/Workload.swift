@@ -9,19 +9,23 @@ enum Workload {
         return (0..<count).map { keys[$0 % keys.count] }
     }
 
-    /// ibus-anthy (hiragana): romaji that compose kana in the preedit (k → ｋ, a → か …),
-    /// each word cancelled with Escape so the preedit never grows without bound; every key,
-    /// Escape included, changes the preedit and so is painted. Ends with Escape.
+    /// ibus-anthy (hiragana): romaji that compose kana in the preedit (k → ｋ, a → か …);
+    /// every other word is converted (space: anthy's kanji for it) and committed (Return),
+    /// the others cancelled with Escape, so the typing commits phrases and the preedit never
+    /// grows without bound. Every key, Escape included, changes the preedit or the text and
+    /// so is painted. Ends with Escape or Return.
     static func anthyKeys(count: Int) -> [String] {
         let words = ["nihongo", "sakura", "kyouto", "arigatou", "tenki", "sushi", "yama", "kawa", "hana", "tomodachi"]
         var keys: [String] = []
         var index = 0
         while keys.count < count {
-            let word = words[index % words.count].map(String.init) + ["Escape"]
+            let ending = index.isMultiple(of: 2) ? ["space", "Return"] : ["Escape"]
+            let word = words[index % words.count].map(String.init) + ending
             index += 1
             if keys.count + word.count <= count {
                 keys += word
             } else {
+                // The last word, cut short: cancelled, so no composition is left open.
                 let room = count - keys.count
                 keys += Array(word.prefix(room - 1)) + ["Escape"]
             }

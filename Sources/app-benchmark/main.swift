@@ -357,6 +357,15 @@ final class Benchmark {
         return states[opened...].contains("close") ? "the completion list closed while keys were measured" : nil
     }
 
+    /// Why the anthy keys did not type what they should, from the composer's trace: each
+    /// Return (after a word, or `n a`) commits a phrase, so there are commits; none of them
+    /// may have reached the composer as Enter and sent the draft.
+    static func anthyProblem(_ trace: TraceLog, keys: [String]) -> String? {
+        if let sent = trace.events(named: "send").first { return "Return sent the draft instead of committing (\(sent))" }
+        let commits = trace.events(named: "commit").filter { !($0["text"]?.stringValue ?? "").isEmpty }
+        return keys.contains("Return") && commits.isEmpty ? "no phrase was committed" : nil
+    }
+
     func measureKeys(_ bench: BenchSession, draft: DraftState) throws {
         var result = KeyCase(inputMethod: bench.inputMethod, draft: draft)
         let draftURL = try draft.bytes.map { try draftFile(bench, bytes: $0) }
@@ -370,9 +379,11 @@ final class Benchmark {
         for round in 0..<options.rounds {
             let order: [Program] = round % 2 == 0 ? [.composer, .textview] : [.textview, .composer]
             for program in order {
-                // The list must have stayed open: the composer's trace says so afterwards.
-                let trace = completion && program == .composer
-                    ? bench.session.directory.appendingPathComponent("completion-\(round).jsonl") : nil
+                // The list must have stayed open, and anthy's Return must have committed, not
+                // sent: the composer's trace says so afterwards (for anthy's keys, the first
+                // round's: the trace's own writes are not in the other rounds' CPU).
+                let trace = (completion || (anthy && round == 0)) && program == .composer
+                    ? bench.session.directory.appendingPathComponent("trace-\(keyCases.count)-\(round).jsonl") : nil
                 let app = try bench.start(command(program, in: bench, draft: draftURL, underLimit: draft.isUnderLimit ? draft.bytes : nil,
                                                   textWidth: input.width, textHeight: draft.bytes == nil ? nil : input.height)
                                             + (trace.map { ["--trace", $0.path] } ?? []),
@@ -381,7 +392,8 @@ final class Benchmark {
                 if anthy { try bench.waitForEngine(window: app.window, pid: app.pid) }
                 let run = try bench.type(keys, warmup: warmup, window: app.window, pid: app.pid)
                 try finish(app, program, in: bench)
-                if let trace, let problem = Self.completionProblem(TraceLog(url: trace)) {
+                if let trace, let problem = (completion ? Self.completionProblem(TraceLog(url: trace)) : nil)
+                    ?? (anthy ? Self.anthyProblem(TraceLog(url: trace), keys: keys) : nil) {
                     bench.session.markFailed()
                     throw BenchmarkError("\(result.title), round \(round + 1): \(problem)")
                 }
@@ -522,7 +534,8 @@ extension Benchmark {
         out.append("\(options.rounds) rounds per program and case, interleaved (composer, textview, textview, composer, …), "
             + "each round a fresh process (a fresh `--profile` for the composer), \(options.keysPerRound) measured keys after "
             + "\(Workload.simpleWarmup.count) warm-up keys. Simple IM: letters and spaces, inserted. ibus-anthy: romaji "
-            + "composing kana in the preedit, each word cancelled with Escape (Escape measured too). Completion open: "
+            + "composing kana in the preedit, every other word converted (space) and committed (Return), the others "
+            + "cancelled with Escape (each of those keys measured too). Completion open: "
             + "`@ta` typed first (the list open on the people it matches), then BackSpace and `a` in turn, each filtering the "
             + "open list anew; with ibus-anthy ＠た composed and committed with Return first, then `n a Return` (な "
             + "composed and committed) and BackSpace in turn. The composer's trace says afterwards that the list never closed. Each long draft "
