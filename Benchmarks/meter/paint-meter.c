@@ -572,17 +572,25 @@ static void ready(Window window, const struct options *o)
     fflush(stdout);
 }
 
+/* The program's window, its damage reported to the meter, focused (unless --no-focus) and
+ * quiet: where keys, pastes and idle measurements start. */
+static Window watched_ready_window(const struct options *o)
+{
+    Window window = target_window(o);
+    XDamageCreate(dpy, window, XDamageReportRawRectangles);
+    XSync(dpy, False);
+    if (o->focus) focus(window);
+    ready(window, o);
+    return window;
+}
+
 static int run_keys(const struct options *o)
 {
     static struct key keys[4096];
     int count = 0;
     if (o->warmup) count = parse_keys(o->warmup, true, keys, count, 4096);
     count = parse_keys(o->keys ? o->keys : "a", false, keys, count, 4096);
-    Window window = target_window(o);
-    XDamageCreate(dpy, window, XDamageReportRawRectangles);
-    XSync(dpy, False);
-    if (o->focus) focus(window);
-    ready(window, o);
+    Window window = watched_ready_window(o);
 
     bool quiet_before = true;
     int missed = 0;
@@ -672,11 +680,7 @@ static int run_keys(const struct options *o)
 static int run_paste(const struct options *o)
 {
     if (o->pid <= 0) usage();
-    Window window = target_window(o);
-    XDamageCreate(dpy, window, XDamageReportRawRectangles);
-    XSync(dpy, False);
-    if (o->focus) focus(window);
-    ready(window, o);
+    Window window = watched_ready_window(o);
     KeyCode control = XKeysymToKeycode(dpy, XK_Control_L), v = XKeysymToKeycode(dpy, XK_v);
     if (control == 0 || v == 0) fail("Control_L or v is not on the keyboard map");
     static struct proc_snapshot before, after;
@@ -719,11 +723,7 @@ static int run_paste(const struct options *o)
 static int run_idle(const struct options *o)
 {
     if (o->pid <= 0) usage();
-    Window window = target_window(o);
-    XDamageCreate(dpy, window, XDamageReportRawRectangles);
-    XSync(dpy, False);
-    if (o->focus) focus(window);
-    ready(window, o);
+    Window window = watched_ready_window(o);
     static struct proc_snapshot before, after;
     if (!snapshot(o->pid, &before)) fail("cannot read /proc/%ld", o->pid);
     int64_t start = now_us();
