@@ -308,20 +308,8 @@ public final class BenchSession: @unchecked Sendable {
                             characters: line["characters"] as? Int ?? -1)
     }
 
-    /// Another application owning the CLIPBOARD with `file`'s text, as a terminal or an editor
-    /// would (xclip in the foreground), until the session stops or the owner is stopped.
-    public func ownClipboard(_ file: URL) throws -> AppProcess {
-        try Prerequisites.require(["xclip"])
-        let owner = try session.launch("xclip", executable: "/usr/bin/xclip",
-                                       arguments: ["-quiet", "-selection", "clipboard", "-i", file.path])
-        try Wait.until("the clipboard owned by xclip", timeout: .seconds(60), interval: .milliseconds(100),
-                       diagnostics: { owner.diagnostics() }) {
-            let targets = try? session.run("/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", "TARGETS"],
-                                           timeout: .seconds(5))
-            return targets.map { $0.succeeded && $0.stdout.contains("UTF8_STRING") } ?? false
-        }
-        return owner
-    }
+    /// Another application owning the CLIPBOARD with `file`'s text (`TestSession.ownClipboard`).
+    public func ownClipboard(_ file: URL) throws -> AppProcess { try session.ownClipboard(file) }
 
     /// What `paint-meter paste` saw: Control+V, then the process until it settled.
     public struct Paste: Sendable {

@@ -29,19 +29,13 @@ struct HugePasteEndToEndTests {
 
     @Test(.timeLimit(.minutes(5)), arguments: [Case(size: "10 MB", mode: .soft), Case(size: "100,000 lines", mode: .hard)])
     func aHugePasteFromAnotherApplication(_ test: Case) throws {
-        try Prerequisites.require(["xclip"])
         let text = Self.text(test.size)
         let cs = try ComposerSession(.gtkSimple, arguments: ["--limit-mode", test.mode.rawValue], name: "e2e-huge-paste")
         defer { cs.stop() }
         let file = cs.session.directory.appendingPathComponent("clipboard.txt")
         try Data(text.utf8).write(to: file)
-        // xclip owns the clipboard as another application would (in the foreground: -quiet).
-        let owner = try cs.session.launch("xclip", executable: "/usr/bin/xclip",
-                                          arguments: ["-quiet", "-selection", "clipboard", "-i", file.path])
-        _ = try Wait.until("the clipboard owned", timeout: .seconds(60), diagnostics: { owner.diagnostics() }) {
-            (try? cs.session.run("/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", "TARGETS"], timeout: .seconds(5)))
-                .map { $0.succeeded && $0.stdout.contains("UTF8_STRING") } == true ? true : nil
-        }
+        // xclip owns the clipboard as another application would.
+        _ = try cs.session.ownClipboard(file)
         try cs.xdotool.focus(cs.window)
         let trace = cs.trace
         let before = trace.entries.count
