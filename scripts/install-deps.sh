@@ -50,6 +50,14 @@ else
     done
     [ "${#still[@]}" -eq 0 ] || die "still not installed after apt-get: ${still[*]}"
     echo "install-deps: installed ${#missing[@]} package(s)."
+    # The lab runs prosody and ngIRCd in its own sessions, on ports of their own: the system
+    # services Debian starts with the packages are stopped and disabled again.
+    for service in prosody ngircd; do
+        if printf '%s\n' "${missing[@]}" | grep -qx "$service" && [ -d /run/systemd/system ]; then
+            "${as_root[@]}" systemctl disable --now "$service" || true
+            echo "install-deps: the system's $service service is disabled (the lab starts its own)."
+        fi
+    done
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

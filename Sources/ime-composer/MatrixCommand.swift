@@ -46,6 +46,11 @@ struct MatrixCommand: ParsableCommand {
                                valueName: "DIR"))
     var baseline: String?
 
+    @Option(name: .customLong("app"), help: ArgumentHelp(
+        "Run the scenarios against another application instead of the composer (repeatable): gnome-text-editor, polari, dino (`--list --app all` shows them), or all. Its text is read through AT-SPI; writes DIR/peers.md and DIR/peers.json. Default engines: \(PeerMatrix.defaultEngines.joined(separator: ", ")).",
+        valueName: "NAME"))
+    var apps: [String] = []
+
     @Flag(help: "Print matrix.json on stdout and nothing else.")
     var json = false
 
@@ -63,6 +68,7 @@ struct MatrixCommand: ParsableCommand {
         } catch {
             throw Unavailable("the engines' expectations cannot be read: \(error)")
         }
+        if !apps.isEmpty { return try runPeers(known: known) }
         if list { return printList(known) }
         let invariantKeys = keys.map { $0.split(separator: " ").map(String.init) } ?? MatrixEngine.defaultInvariantKeys
         if invariantKeys.isEmpty { throw ValidationError("--keys is empty: name the keys, e.g. --keys \"k a n a\"") }
@@ -145,6 +151,87 @@ struct MatrixCommand: ParsableCommand {
             print("matrix: \(report.summary); \(directory.path)/matrix.md")
         }
         if !report.passed { throw ExitCode(1) }
+    }
+
+    /// `--app`: the scenarios against other applications, with the named engines (X11 ones:
+    /// the peers run under Xvfb) or the peers' default ones.
+    func runPeers(known: [MatrixEngine]) throws {
+        let all: [PeerApp]
+        do {
+            all = try PeerApp.load()
+        } catch {
+            throw Unavailable("the apps' descriptions cannot be read: \(error)")
+        }
+        let chosen = try apps.contains("all") ? all : apps.map { name in
+            guard let app = all.first(where: { $0.app == name }) else {
+                throw ValidationError("--app \(name): no such app; the lab knows \(all.map(\.app).joined(separator: ", ")), or all")
+            }
+            return app
+        }
+        let engineIDs = engines.isEmpty ? PeerMatrix.defaultEngines : engines
+        let chosenEngines = try engineIDs.map { id -> MatrixEngine in
+            guard let engine = known.first(where: { $0.kind.slug == id }) else {
+                throw ValidationError("--engine \(id): no such engine; the lab knows " + known.map(\.kind.slug).joined(separator: ", "))
+            }
+            guard engine.backend == .x11 else {
+                throw ValidationError("--engine \(id): the apps run on X11 (Xvfb); choose an x11 engine (`--list`)")
+            }
+            return engine
+        }
+        if list {
+            for app in chosen {
+                let missing = chosenEngines.compactMap { PeerMatrix.missing(app: app, engine: $0) }.first
+                print("\(app.app)  \(app.title)  " + (missing.map { "not runnable: \($0)" } ?? "installed"))
+            }
+            return
+        }
+        for app in chosen {
+            for engine in chosenEngines {
+                if let missing = PeerMatrix.missing(app: app, engine: engine) {
+                    throw Unavailable("\(app.app) with \(engine.kind.slug) cannot run here: \(missing)")
+                }
+            }
+        }
+        let directory = URL(fileURLWithPath: out, isDirectory: true).standardizedFileURL
+        let transcripts = directory.appendingPathComponent("transcripts/peers", isDirectory: true)
+        try? FileManager.default.removeItem(at: transcripts)
+        let showProgress = !json && isatty(STDERR_FILENO) == 1
+        var matrix = PeerMatrix(transcripts: transcripts) { text in
+            if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8)) }
+        }
+        matrix.scenarios = scenarios.isEmpty ? MatrixScenario.allCases : MatrixScenario.allCases.filter(scenarios.contains)
+        var results: [PeerResult] = []
+        for app in chosen {
+            for engine in chosenEngines {
+                let result = matrix.run(app, engine: engine)
+                if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                results.append(result)
+                if !json {
+                    let passed = result.cells.filter { $0.verdict == .passed || $0.verdict == .knownFailure }.count
+                    let run = result.cells.filter { $0.verdict != .notApplicable }.count
+                    var line = "\(app.app) × \(engine.kind.slug)  \(passed)/\(run) passed"
+                    for failure in result.failures { line += "\n  " + (failure.split(separator: "\n").first.map(String.init) ?? failure) }
+                    print(line)
+                    fflush(nil)
+                }
+            }
+        }
+        let versions = DebianPackages.versions(of: Set(chosen.map(\.package) + chosenEngines.map(\.package)))
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try PeerMatrix.report(results, apps: chosen, versions: versions)
+            .write(to: directory.appendingPathComponent("peers.md"), atomically: true, encoding: .utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(PeerReport(results: results, versions: versions))
+        try data.write(to: directory.appendingPathComponent("peers.json"))
+        let failed = results.filter { !$0.passed }.count
+        if json {
+            FileHandle.standardOutput.write(data)
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        } else {
+            print("peers: \(results.count) app × engine rows, \(failed) failed; \(directory.path)/peers.md")
+        }
+        if failed > 0 { throw ExitCode(1) }
     }
 
     /// `ibus:NAME` / `fcitx5:NAME`: the lab's engine when it knows that IBus engine or

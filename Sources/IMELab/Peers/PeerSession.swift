@@ -1,0 +1,196 @@
+import Foundation
+
+/// Another application (`PeerApp`) in a private X11 session with an input method, as the
+/// composer runs in `ComposerSession`: its own Xvfb, session bus (and with it the
+/// accessibility bus), IBus or fcitx5 with the engine, the app's server on the loopback
+/// when it has one, and `atspi-watch.py` reading what the app shows into `trace`, the
+/// JSON lines the scenarios wait on.
+///
+/// The app keeps running through the scenarios of one engine: `clear()` empties its input
+/// between them (a chat app's start and connection take seconds).
+public final class PeerSession: @unchecked Sendable {
+    public let peer: PeerApp
+    public let kind: InputMethodKind
+    public let session: TestSession
+    public let ibus: IBus?
+    public let fcitx: Fcitx5?
+    /// The app's server, when it has one.
+    public let server: PeerServer?
+    public let app: AppProcess
+    /// The AT-SPI watcher (`PeerApp.watcher`), whose standard output is `trace`.
+    public let watcher: AppProcess
+    public let trace: TraceLog
+    public let xdotool: XDoTool
+    /// X window id of the app's window (the one with its input).
+    public private(set) var window: String
+
+    /// Starts the session and the app, and waits until the engine answers keys typed into
+    /// the app's input (committing `engine`'s word and clearing it again).
+    public init(_ peer: PeerApp, engine: MatrixEngine, timeout: Duration = .seconds(60)) throws {
+        let kind = engine.kind
+        try Prerequisites.require(kind)
+        try Prerequisites.require(["/usr/bin/python3", peer.command[0]])
+        self.peer = peer
+        self.kind = kind
+        let session = try TestSession(name: "peer-\(peer.app)-\(kind.slug)", unprivileged: kind.runsUnprivileged)
+        self.session = session
+        do {
+            _ = try Xvfb.start(in: session)
+            _ = try DBusSession.start(in: session)
+            if kind.ibusEngine != nil {
+                try IBus.configureEngines(session)
+                for setting in engine.gsettings {
+                    try IBus.gsettingsSet(session, schema: setting.schema, key: setting.key, value: setting.value)
+                }
+                ibus = try IBus.start(in: session)
+            } else {
+                ibus = nil
+            }
+            fcitx = try kind.fcitxInputMethod.map { try Fcitx5.start(in: session, inputMethod: $0) }
+            let server = try peer.server.map { try PeerServer.start($0, in: session) }
+            self.server = server
+            for (path, text) in peer.files ?? [:] {
+                let url = try Self.place(path, in: session)
+                try session.makeDirectory(url.deletingLastPathComponent())
+                try text.write(to: url, atomically: true, encoding: .utf8)
+            }
+            var env = peer.environment ?? [:]
+            env.merge(server?.environment ?? [:]) { _, server in server }
+            env["GTK_IM_MODULE"] = kind.gtkIMModule
+            env["GDK_BACKEND"] = "x11"
+            if kind.ibusEngine != nil { env["XMODIFIERS"] = "@im=ibus" }
+            if kind.fcitxInputMethod != nil { env["XMODIFIERS"] = "@im=fcitx" }
+            // The engine is chosen before the app starts: its input context has it from
+            // its first key (after, keys are lost until IBus attaches it).
+            if let ibus, let name = kind.ibusEngine { try ibus.setEngine(name, timeout: timeout) }
+            let arguments = Array(peer.command.dropFirst().map { argument in
+                server.map { argument.replacingOccurrences(of: "{server}", with: $0.address) } ?? argument
+            })
+            if let firstRun = peer.firstRun {
+                let first = try session.launch(peer.app, executable: peer.command[0], arguments: arguments, environment: env)
+                try session.runChecked(firstRun[0], try firstRun.dropFirst().map { try Self.expand($0, in: session) }, timeout: .seconds(90))
+                first.stop(grace: .seconds(5))
+            }
+            if let prepare = peer.prepare {
+                try session.runChecked(prepare[0], try prepare.dropFirst().map { try Self.expand($0, in: session) }, timeout: .seconds(60))
+            }
+            let app = try session.launch(peer.app, executable: peer.command[0], arguments: arguments, environment: env)
+            self.app = app
+            xdotool = XDoTool(session: session)
+            window = try xdotool.waitForWindow(pid: app.pid, process: app, timeout: timeout)
+            try xdotool.focus(window)
+            let config = String(decoding: try JSONEncoder().encode(peer.accessible), as: UTF8.self)
+            watcher = try session.launch("atspi-watch", executable: "/usr/bin/python3",
+                                         arguments: [PeerApp.watcher.path, String(app.pid), config])
+            trace = TraceLog(url: watcher.stdoutURL, watching: watcher, session: session)
+            let ready = try trace.waitFor("\(peer.app)'s input, focused, on the accessibility bus", timeout: timeout) {
+                $0["ev"]?.stringValue == "ready"
+            }
+            // The window the input is in (an app may show another first: Polari's input is
+            // in the window it opens once the channel is joined): it gets the keyboard.
+            if let title = ready["window"]?.stringValue, !title.isEmpty,
+               let inputWindow = try? xdotool.waitForWindow(name: "^\(NSRegularExpression.escapedPattern(for: title))$", timeout: .seconds(5)),
+               inputWindow != window {
+                window = inputWindow
+                try xdotool.focus(window)
+            }
+            try waitUntilEngineAnswers(engine, timeout: timeout)
+        } catch {
+            session.markFailed()
+            session.stop()
+            throw error
+        }
+    }
+
+    /// The input's text as last read.
+    public var text: String { trace.events(named: "text").last?["text"]?.stringValue ?? "" }
+
+    /// The conversation's text as last read ("" for an app without one).
+    public var log: String { trace.events(named: "log").last?["text"]?.stringValue ?? "" }
+
+    /// Waits until the input holds `expected`.
+    public func waitForText(_ expected: String, timeout: Duration = .seconds(20)) throws {
+        _ = try Wait.until("\(peer.app)'s input to hold \(quoted(expected))", timeout: timeout,
+                           diagnostics: { "the input holds \(quoted(self.text))\n" + self.trace.diagnostics() }) {
+            self.text == expected ? true : nil
+        }
+    }
+
+    /// Empties the input and waits until it is empty: selects all, waits until the
+    /// selection covers the text (IBus's GTK module can pass a key the engine let go after
+    /// the next one: Control+A and BackSpace in one burst deleted a new line first and then
+    /// selected), then deletes it. A key the engine passed on late (ibus-hangul's Return)
+    /// may still change the text meanwhile: then it selects again.
+    public func clear() throws {
+        for _ in 0..<5 {
+            guard !text.isEmpty else { return }
+            try xdotool.key(["ctrl+a"])
+            let selected = try? Wait.until("\(peer.app)'s text selected", timeout: .seconds(5)) { () -> Bool? in
+                guard let last = self.trace.events(named: "text").last, let text = last["text"]?.stringValue else { return nil }
+                return last["selection"]?.arrayValue?.compactMap(\.intValue) == [0, text.unicodeScalars.count] ? true : nil
+            }
+            guard selected != nil else { continue }
+            try xdotool.key(["BackSpace"])
+            if (try? waitForText("", timeout: .seconds(5))) != nil { return }
+        }
+        try waitForText("")
+    }
+
+    /// Whether keys reach the engine through the app: its word, composed and committed,
+    /// arrives whole in the input (or in the conversation, for an app that sends on the
+    /// commit key). Keys typed before the engine is attached come through raw (Latin
+    /// letters): then the input is emptied and the word typed again. An app that keeps the
+    /// commit key from the engine (Dino 0.4.2 and Return, dino/dino#1419) shows neither:
+    /// the engine took the keys, its composition is on screen; Escape cancels it.
+    private func waitUntilEngineAnswers(_ engine: MatrixEngine, timeout: Duration) throws {
+        guard kind.framework != .gtkSimple else { return }
+        let deadline = ContinuousClock.now + timeout
+        var seen: [String] = []
+        while true {
+            try clear()
+            let logBefore = log
+            try xdotool.key(engine.compose + engine.commitKeys)
+            let settled = try? Wait.until("the probe's commit", timeout: .seconds(3)) { () -> String? in
+                let now = self.text
+                if self.log != logBefore, self.log.contains(engine.committed.trimmingCharacters(in: .whitespaces)) { return engine.committed }
+                return now == engine.committed || now.unicodeScalars.contains(where: { $0.isASCII && $0.properties.isAlphabetic }) ? now : nil
+            }
+            if settled == engine.committed { break }
+            if settled == nil, text.isEmpty {
+                try xdotool.key(["Escape"])
+                break
+            }
+            seen.append(settled ?? text)
+            if ContinuousClock.now > deadline {
+                throw session.failure("the \(kind.slug) engine never committed \(quoted(engine.committed)) in \(peer.app) "
+                    + "for \(engine.compose.joined(separator: " ")) \(engine.commitKeys.joined(separator: " ")): the input held "
+                    + seen.map(quoted).joined(separator: ", "))
+            }
+        }
+        try clear()
+    }
+
+    /// `$HOME/…`, `$XDG_CONFIG_HOME/…`, `$XDG_DATA_HOME/…` as the session's, `{peers}` as
+    /// the peers' folder, in a `first_run` or `prepare` argument.
+    static func expand(_ argument: String, in session: TestSession) throws -> String {
+        if argument.hasPrefix("$") { return try place(argument, in: session).path }
+        return argument.replacingOccurrences(of: "{peers}", with: PeerApp.directory.path)
+            .replacingOccurrences(of: "{domain}", with: PeerServer.xmppDomain)
+    }
+
+    /// A `PeerApp.files` path in `session`: `$HOME/`, `$XDG_CONFIG_HOME/` or `$XDG_DATA_HOME/`
+    /// and a relative path without `..`.
+    static func place(_ path: String, in session: TestSession) throws -> URL {
+        let roots = ["$HOME/": session.home, "$XDG_CONFIG_HOME/": session.configHome, "$XDG_DATA_HOME/": session.dataHome]
+        guard let (prefix, root) = roots.first(where: { path.hasPrefix($0.key) }),
+              !path.split(separator: "/").contains("..") else {
+            throw HarnessError("the file \(path) is not under $HOME/, $XDG_CONFIG_HOME/ or $XDG_DATA_HOME/")
+        }
+        return root.appendingPathComponent(String(path.dropFirst(prefix.count)))
+    }
+
+    /// Stops everything the session started.
+    public func stop() { session.stop() }
+}
+
+private func quoted(_ text: String) -> String { "\u{201C}\(text)\u{201D}" }

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TestHarness
+
+/// `ime-composer matrix --app`: apps we did not write, driven through the matrix's
+/// scenarios with real engines and read through AT-SPI (#38). The suite asserts the
+/// scenarios whose keys all go through the engine in order (compose and commit, Enter and
+/// BackSpace while composing); focus out and a click mid-composition race the engine's
+/// answers to the keys before them (nothing an app shows through AT-SPI tells when a
+/// composition is complete), so they run in `make peers-doc`, not here.
+@Suite(.serialized)
+struct PeerEndToEndTests {
+    static let scenarios: [MatrixScenario] = [.composeCommit, .enter, .backSpace]
+
+    static func engine(_ slug: String) throws -> MatrixEngine {
+        try #require(try MatrixEngine.load().first { $0.kind.slug == slug }, "no engine \(slug)")
+    }
+
+    static func run(_ app: String, _ slug: String) throws -> PeerResult {
+        let app = try PeerApp.named(app)
+        var matrix = PeerMatrix()
+        matrix.scenarios = scenarios
+        let result = matrix.run(app, engine: try engine(slug))
+        #expect(result.passed, "\(result.failures)")
+        return result
+    }
+
+    /// An editor: Enter while composing only commits (or the engine passes it on after its
+    /// commit: a new line after the whole text), BackSpace leaves the rest composing.
+    @Test(.timeLimit(.minutes(4)), arguments: PeerMatrix.defaultEngines)
+    func gnomeTextEditor(engine slug: String) throws {
+        let result = try Self.run("gnome-text-editor", slug)
+        let verdicts = result.cells.map(\.verdict)
+        #expect(verdicts.filter { $0 == .passed }.count == (slug == "gtk-simple" ? 2 : 3), "\(result.cells)")
+        let enter = try #require(result.cells.first { $0.scenario == .enter })
+        if slug.hasSuffix("hangul") {
+            #expect(enter.reason.contains("passed Enter on: a new line after it"), "\(enter.reason)")
+        } else {
+            #expect(enter.reason.contains("started no line"), "\(enter.reason)")
+        }
+    }
+
+    /// A chat app against its IRC server: the message sent is the whole committed text,
+    /// and Enter confirming a conversion sends nothing. The Hangul engines are left to
+    /// `make peers-doc`: they pass keys on after their commits, and in a burst of keys
+    /// (BackSpace then Return) Polari once sent "ㅏ" for "하" — which run sees it depends on
+    /// timing, not on the app alone.
+    @Test(.timeLimit(.minutes(4)), arguments: ["gtk-simple", "ibus-anthy", "fcitx5-anthy"])
+    func polari(engine slug: String) throws {
+        let result = try Self.run("polari", slug)
+        let compose = try #require(result.cells.first { $0.scenario == .composeCommit })
+        #expect(compose.verdict == .passed && compose.reason.contains("the next Enter sent it"), "\(compose.reason)")
+        let enter = try #require(result.cells.first { $0.scenario == .enter })
+        #expect(enter.reason.contains("sent nothing; the next Enter sent it"), "\(enter.reason)")
+    }
+
+    /// The command: a report and a transcript per row, exit 0; an unknown app is a usage
+    /// error naming the apps there are.
+    @Test(.timeLimit(.minutes(4)))
+    func theCommandWritesTheReportAndRefusesAnUnknownApp() throws {
+        let folder = try MatrixCommandEndToEndTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (result, session) = try MatrixCommandEndToEndTests.matrix(
+            ["--app", "gnome-text-editor", "--engine", "gtk-simple", "--scenario", "compose-commit", "--out", "lab"], in: folder)
+        defer { session.stop() }
+        #expect(result.status == 0, "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        #expect(result.stdout.contains("gnome-text-editor × gtk-simple  1/1 passed"), "\(result.stdout)")
+        let lab = folder.appendingPathComponent("lab")
+        let report = try String(contentsOf: lab.appendingPathComponent("peers.md"), encoding: .utf8)
+        #expect(report.contains("| gtk-simple | ✅ |"), "\(report)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: lab.appendingPathComponent("peers.json"))) as? [String: Any])
+        let rows = try #require(json["results"] as? [[String: Any]])
+        #expect(rows.count == 1 && rows.first?["transcript"] as? String == "gnome-text-editor/gtk-simple.jsonl")
+        let transcript = try String(contentsOf: lab.appendingPathComponent("transcripts/peers/gnome-text-editor/gtk-simple.jsonl"), encoding: .utf8)
+        #expect(transcript.contains(#""text": "é""#), "what the editor showed, line by line")
+
+        let (unknown, other) = try MatrixCommandEndToEndTests.matrix(["--app", "gedit"], in: folder)
+        defer { other.stop() }
+        #expect(unknown.status == 2, "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("--app gedit: no such app; the lab knows dino, gnome-text-editor, polari"), "\(unknown.stderr)")
+    }
+}
