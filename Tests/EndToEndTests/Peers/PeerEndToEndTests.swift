@@ -32,10 +32,10 @@ struct PeerEndToEndTests {
         let result = try Self.run("gnome-text-editor", slug)
         let verdicts = result.cells.map(\.verdict)
         #expect(verdicts.filter { $0 == .passed }.count == (slug == "gtk-simple" ? 2 : 3), "\(result.cells)")
+        // (Whether ibus-hangul's passed-on Enter shows before its commit is read depends on
+        // timing: only the other engines' account is certain.)
         let enter = try #require(result.cells.first { $0.scenario == .enter })
-        if slug.hasSuffix("hangul") {
-            #expect(enter.reason.contains("passed Enter on: a new line after it"), "\(enter.reason)")
-        } else {
+        if !slug.hasSuffix("hangul") {
             #expect(enter.reason.contains("started no line"), "\(enter.reason)")
         }
     }
