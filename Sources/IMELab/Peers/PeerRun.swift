@@ -114,16 +114,7 @@ public struct PeerRun {
     func settledMessages(since before: String) throws -> [String] {
         try Wait.until("\(ps.peer.app) to send", timeout: .seconds(20),
                        diagnostics: { "the input holds \(quoted(ps.text)); the conversation: \(quoted(ps.log))\n" + ps.trace.diagnostics() }) { () -> [String]? in
-            guard ps.text.isEmpty, ps.log != before else { return nil }
-            let now = ps.log
-            let added = now.hasPrefix(before) ? String(now.dropFirst(before.count)) : now
-            var lines = added.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-            if let separator = ps.peer.accessible.log?.messageAfter {
-                lines = lines.filter { $0.contains(separator) || !$0.contains("∶") }.map { line in
-                    line.range(of: separator, options: .backwards).map { String(line[$0.upperBound...]) } ?? line
-                }
-            }
-            return lines.map { $0.trimmingCharacters(in: .whitespaces) }
+            ps.text.isEmpty && ps.log != before ? messages(since: before) : nil
         }
     }
 
@@ -288,17 +279,13 @@ public struct PeerRun {
     /// Presses Return with `text` committed and nothing composing: a chat app sends exactly
     /// it (and nothing before: the conversation gains it once), an editor starts one line.
     func pressEnterOnCommittedText(_ text: String) throws -> String {
-        let log = ps.log
-        try ps.xdotool.key(["Return"])
+        let took = try finishWithEnter()
         switch ps.peer.enter {
         case .sends:
-            let outcome = try settle(expecting: nil, logBefore: log)
-            let sent = try requireSent(outcome)
-            try require(sent == asSent(text), "Enter sent \(quoted(sent)), expected \(quoted(asSent(text)))")
-            try require(outcome.text.isEmpty, "Enter sent the text but left \(quoted(outcome.text)) in the input")
+            try require(took == asSent(text), "Enter sent \(quoted(took)), expected \(quoted(asSent(text)))")
             return "the next Enter sent it"
         case .newline:
-            try ps.waitForText(text + "\n")
+            try require(took == text, "Enter left \(quoted(took + "\n")), expected \(quoted(text + "\n"))")
             return "the next Enter started a line"
         }
     }
@@ -333,19 +320,25 @@ public struct PeerRun {
         return Outcome(text: after == nil ? ps.text : "", sent: outcome.sent)
     }
 
-    /// The message the conversation gained since it held `before`: its new lines, the
-    /// app's decoration (`PeerApp.Accessible.log`) left out — the last line's text after
-    /// the sender's name.
+    /// The message the conversation gained since it held `before` (the last of
+    /// `messages(since:)`), if any.
     func message(since before: String) -> String? {
+        ps.log == before ? nil : messages(since: before).last
+    }
+
+    /// The conversation's lines added since it held `before`, the app's decoration left
+    /// out (`PeerApp.Accessible.log`): with `message_after`, each message is what follows
+    /// it on its line (Polari's "nick<Tab>message"), and Polari's time lines ("20∶07") go.
+    func messages(since before: String) -> [String] {
         let now = ps.log
-        guard now != before else { return nil }
         let added = now.hasPrefix(before) ? String(now.dropFirst(before.count)) : now
-        let lines = added.split(separator: "\n", omittingEmptySubsequences: true)
-        guard var last = lines.last.map(String.init) else { return nil }
-        if let separator = ps.peer.accessible.log?.messageAfter, let range = last.range(of: separator, options: .backwards) {
-            last = String(last[range.upperBound...])
+        var lines = added.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        if let separator = ps.peer.accessible.log?.messageAfter {
+            lines = lines.filter { $0.contains(separator) || !$0.contains("∶") }.map { line in
+                line.range(of: separator, options: .backwards).map { String(line[$0.upperBound...]) } ?? line
+            }
         }
-        return last.trimmingCharacters(in: .whitespaces)
+        return lines.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     func requireSent(_ outcome: Outcome) throws -> String {
