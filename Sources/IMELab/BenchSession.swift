@@ -77,6 +77,25 @@ public final class BenchSession: @unchecked Sendable {
     public let ibus: IBus?
     /// The environment of the measured programs (on top of the session's).
     public let appEnvironment: [String: String]
+    /// Whether `stop()` stops `session` (not when it is another's: `init(sharing:)`).
+    private let ownsSession: Bool
+
+    /// The meter in a session another harness made and stops (`PeerSession`'s: the
+    /// composer measured beside another app, with the same input method): programs
+    /// start with `environment` on top of the session's.
+    public init(sharing session: TestSession, inputMethod: InputMethod, ibus: IBus?,
+                environment: [String: String], tools: BenchTools) throws {
+        for tool in tools.all where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw HarnessError("\(tool) is missing: build it first (BenchTools.build or make bench)")
+        }
+        self.session = session
+        self.inputMethod = inputMethod
+        self.ibus = ibus
+        self.tools = tools
+        renderer = environment["GSK_RENDERER"] ?? ""
+        appEnvironment = environment
+        ownsSession = false
+    }
 
     /// - Parameter renderer: GSK_RENDERER for every program ("gl", "cairo", …); "" leaves GTK's choice.
     public init(name: String, inputMethod: InputMethod, tools: BenchTools, renderer: String = "gl") throws {
@@ -88,6 +107,7 @@ public final class BenchSession: @unchecked Sendable {
         self.inputMethod = inputMethod
         self.tools = tools
         self.renderer = renderer
+        ownsSession = true
         let session = try TestSession(name: name)
         self.session = session
         do {
@@ -117,7 +137,8 @@ public final class BenchSession: @unchecked Sendable {
         }
     }
 
-    public func stop() { session.stop() }
+    /// Stops the session, when it is this bench's own.
+    public func stop() { if ownsSession { session.stop() } }
 
     // MARK: the meter
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IMELab
 
 /// `app-benchmark`'s command line (`make bench` runs it; see the top of main.swift for what
 /// it measures). Numbers must be positive; any usage error exits 2 (main.swift).
@@ -10,7 +11,8 @@ struct AppBenchmark: ParsableCommand {
         discussion: """
             Keystroke to first paint (GTK's simple IM and ibus-anthy; empty, and 1 KB, 100 KB and 1 MB drafts under and over the limit) against a \
             plain GtkTextView; a 10 MB paste from another application's clipboard; idle CPU and wake-ups; \
-            start to first frame and memory against the plain GtkTextView and a minimal GTK4 window. Each program runs in a private Xvfb + D-Bus session and is measured the same way \
+            start to first frame and memory against the plain GtkTextView and a minimal GTK4 window; \
+            other apps' composers (GNOME Text Editor, Polari: keystroke to first paint and CPU per key) against ours in their sessions. Each program runs in a private Xvfb + D-Bus session and is measured the same way \
             by Benchmarks/meter/paint-meter.c (XTest key, then the window's next X Damage), rounds \
             interleaved. The results are printed as a Markdown section. \
             Exit status: 0 when everything was measured (missed goals are FAIL rows in the table), \
@@ -73,13 +75,23 @@ struct AppBenchmark: ParsableCommand {
     var only: Case?
 
     enum Part: String, CaseIterable, ExpressibleByArgument {
-        case startup, idle, keys, paste
+        case startup, idle, keys, paste, peers
     }
 
     @Option(name: .customLong("part"),
-            help: ArgumentHelp("Measure only this part (startup, idle, keys, paste; repeatable; default: all of them).",
-                               valueName: "startup|idle|keys|paste"))
+            help: ArgumentHelp("Measure only this part (startup, idle, keys, paste, peers; repeatable; default: all of them).",
+                               valueName: "startup|idle|keys|paste|peers"))
     var onlyParts: [Part] = []
+
+    @Option(name: .customLong("peer"),
+            help: ArgumentHelp("Another app whose composer the peers part measures against ours (data/lab/peers/NAME.json; "
+                               + "repeatable; default: gnome-text-editor and polari).", valueName: "NAME"))
+    var peers: [String] = ["gnome-text-editor", "polari"]
+
+    @Option(name: .customLong("peer-rounds"),
+            help: ArgumentHelp("Keystroke rounds per program in the peers part (the app and the composer beside it).",
+                               valueName: "N"))
+    var peerRounds = 5
 
     /// The parts to measure: `--part`'s, else all.
     var parts: Set<Part> { onlyParts.isEmpty ? Set(Part.allCases) : Set(onlyParts) }
@@ -90,8 +102,14 @@ struct AppBenchmark: ParsableCommand {
     func validate() throws {
         for (flag, value) in [("--rounds", rounds), ("--keys", keysPerRound), ("--startups", startups),
                               ("--idle-seconds", idleSeconds), ("--paste-bytes", pasteBytes),
-                              ("--paste-rounds", pasteRounds)] + draftSizes.map({ ("--draft-bytes", $0) }) where value <= 0 {
+                              ("--paste-rounds", pasteRounds), ("--peer-rounds", peerRounds)] + draftSizes.map({ ("--draft-bytes", $0) }) where value <= 0 {
             throw ValidationError("\(flag) \(value): a positive number")
+        }
+        if parts.contains(.peers) {
+            let known = (try? PeerApp.load().map(\.app)) ?? []
+            for name in peers where !known.contains(name) {
+                throw ValidationError("--peer \(name): no such app; the lab knows \(known.joined(separator: ", "))")
+            }
         }
     }
 

@@ -10,7 +10,8 @@ import IMELab
 //   GtkTextView (Benchmarks/reference/textview.c, 480×600, the same text in a view of the composer's input size);
 //   a 10 MB paste from another application's clipboard: wall time and CPU to settle, RSS after (Paste.swift);
 //   idle CPU and wake-ups over 10 s, focused;
-//   start → first frame and RSS vs the plain GtkTextView (and a minimal GTK4 window, Benchmarks/reference/window.c).
+//   start → first frame and RSS vs the plain GtkTextView (and a minimal GTK4 window, Benchmarks/reference/window.c);
+//   other apps' composers (data/lab/peers: GNOME Text Editor, Polari) against ours in their sessions (Peers.swift).
 // Exit status: 0 when everything was measured (missed goals are FAIL rows in the table),
 // 1 on a measurement error, 2 on a usage error.
 
@@ -94,6 +95,7 @@ final class Benchmark {
     let composer: String
     var keyCases: [KeyCase] = []
     var pastes: [PasteCase] = []
+    var peerCases: [PeerCase] = []
     var startup: [Program: [Double]] = [:]
     var startupRSS: [Program: [Double]] = [:]
     var idle: [Program: BenchSession.Idle] = [:]
@@ -217,7 +219,9 @@ final class Benchmark {
     }
 
     func run() throws {
-        if options.cases.contains("simple") {
+        // The composer's own rows (the peers part makes sessions of its own).
+        let own = !options.parts.subtracting([.peers]).isEmpty
+        if options.cases.contains("simple") && own {
             say("GTK simple IM session: Xvfb + D-Bus, GSK_RENDERER=\(options.renderer)")
             let bench = try BenchSession(name: "bench-simple", inputMethod: .gtkSimple, tools: tools, renderer: options.renderer)
             defer { bench.stop() }
@@ -246,6 +250,7 @@ final class Benchmark {
                 try measureKeys(bench, draft: .long(bytes: bytes, overLimit: true))
             }
         }
+        if options.parts.contains(.peers) { try measurePeers() }
     }
 
     func measureStartup(_ bench: BenchSession) throws {
@@ -569,6 +574,7 @@ extension Benchmark {
         }
         out.append("")
         out += pasteMarkdown()
+        out += peerMarkdown()
         out.append("### Idle, start-up, memory")
         out.append("")
         out.append("Idle: \(options.idleSeconds) s with the window focused and nothing happening, after it was quiet (no damage, "
@@ -637,7 +643,7 @@ extension Benchmark {
                                              "frames": i.frames, "rss_kib": i.rssKiB]
         }
         let object: [String: Any] = [
-            "keys": cases, "pastes": pasteJSON(), "idle": idleOut, "idle_composer_states": idleStatesOut,
+            "keys": cases, "pastes": pasteJSON(), "peers": peerJSON(), "idle": idleOut, "idle_composer_states": idleStatesOut,
             "startup_us": Dictionary(uniqueKeysWithValues: startup.map { ($0.key.rawValue, $0.value) }),
             "startup_rss_kib": Dictionary(uniqueKeysWithValues: startupRSS.map { ($0.key.rawValue, $0.value) }),
         ]

@@ -18,7 +18,7 @@ import TestHarness
     @Test(arguments: [
         ("app-benchmark", ["--markdown", "--raw", "--composer", "--tools", "--rounds", "--keys", "--startups",
                            "--idle-seconds", "--draft-bytes", "--paste-bytes", "--paste-rounds", "--renderer", "--only",
-                           "--part"]),
+                           "--part", "--peer", "--peer-rounds"]),
         ("completion-benchmark", ["--data", "--people", "--runs", "--query", "--markdown", "--ours-only"]),
         ("keystroke-cpu", ["--markdown", "--sizes", "--profiles", "--data"]),
         ("composer-demo", ["<OUT_DIRECTORY>"]),
@@ -57,6 +57,8 @@ import TestHarness
         ("app-benchmark", ["--paste-rounds", "0"], "--paste-rounds 0: a positive number"),
         ("app-benchmark", ["--part", "pastes"], "--part"),
         ("app-benchmark", ["--only", "both"], "--only"),
+        ("app-benchmark", ["--peer-rounds", "0"], "--peer-rounds 0: a positive number"),
+        ("app-benchmark", ["--part", "peers", "--peer", "kate"], "--peer kate: no such app"),
         ("completion-benchmark", ["--people", "many"], "--people"),
         ("completion-benchmark", ["--query"], "--query"),
         ("keystroke-cpu", ["--sizes", "1024,10"], "--sizes: byte counts of at least 64"),

@@ -23,10 +23,19 @@ public final class PeerSession: @unchecked Sendable {
     public let xdotool: XDoTool
     /// X window id of the app's window (the one with its input).
     public private(set) var window: String
+    /// The toolkit's input-method environment the app runs with (GTK_IM_MODULE,
+    /// XMODIFIERS, GDK_BACKEND and the `environment` given): another program started in
+    /// the session with it talks to the same engine the same way (the composer, measured
+    /// beside the app by `app-benchmark --part peers`).
+    public let inputEnvironment: [String: String]
 
     /// Starts the session and the app, and waits until the engine answers keys typed into
     /// the app's input (committing `engine`'s word and clearing it again).
-    public init(_ peer: PeerApp, engine: MatrixEngine, timeout: Duration = .seconds(60)) throws {
+    /// - Parameter environment: on top of the app's own (GSK_RENDERER for a measurement).
+    /// - Parameter cursorBlink: false turns GTK's cursor blink off in the session (a
+    ///   measurement's: a blink is a paint no key caused), as `BenchSession` does.
+    public init(_ peer: PeerApp, engine: MatrixEngine, environment: [String: String] = [:],
+                cursorBlink: Bool = true, timeout: Duration = .seconds(60)) throws {
         let kind = engine.kind
         try Prerequisites.require(kind)
         try Prerequisites.require(["/usr/bin/python3", peer.command[0]])
@@ -35,6 +44,12 @@ public final class PeerSession: @unchecked Sendable {
         let session = try TestSession(name: "peer-\(peer.app)-\(kind.slug)", unprivileged: kind.runsUnprivileged)
         self.session = session
         do {
+            if !cursorBlink {
+                let gtkConfig = session.configHome.appendingPathComponent("gtk-4.0", isDirectory: true)
+                try session.makeDirectory(gtkConfig)
+                try "[Settings]\ngtk-cursor-blink=false\n".write(to: gtkConfig.appendingPathComponent("settings.ini"),
+                                                                  atomically: true, encoding: .utf8)
+            }
             _ = try Xvfb.start(in: session)
             _ = try DBusSession.start(in: session)
             if kind.ibusEngine != nil {
@@ -54,12 +69,15 @@ public final class PeerSession: @unchecked Sendable {
                 try session.makeDirectory(url.deletingLastPathComponent())
                 try text.write(to: url, atomically: true, encoding: .utf8)
             }
+            var input = environment
+            input["GTK_IM_MODULE"] = kind.gtkIMModule
+            input["GDK_BACKEND"] = "x11"
+            if kind.ibusEngine != nil { input["XMODIFIERS"] = "@im=ibus" }
+            if kind.fcitxInputMethod != nil { input["XMODIFIERS"] = "@im=fcitx" }
+            inputEnvironment = input
             var env = peer.environment ?? [:]
             env.merge(server?.environment ?? [:]) { _, server in server }
-            env["GTK_IM_MODULE"] = kind.gtkIMModule
-            env["GDK_BACKEND"] = "x11"
-            if kind.ibusEngine != nil { env["XMODIFIERS"] = "@im=ibus" }
-            if kind.fcitxInputMethod != nil { env["XMODIFIERS"] = "@im=fcitx" }
+            env.merge(input) { _, input in input }
             // The engine is chosen before the app starts: its input context has it from
             // its first key (after, keys are lost until IBus attaches it).
             if let ibus, let name = kind.ibusEngine { try ibus.setEngine(name, timeout: timeout) }
@@ -169,6 +187,15 @@ public final class PeerSession: @unchecked Sendable {
         }
         try clear()
     }
+
+    /// Stops the AT-SPI watcher's process (SIGSTOP) until `resumeWatcher()`: while it is
+    /// stopped it asks the app nothing, so a measurement of the app's CPU per key is not
+    /// charged with answering the lab's reads. The app's events wait on the bus for it.
+    public func pauseWatcher() { kill(watcher.pid, SIGSTOP) }
+
+    /// Lets the watcher go on (SIGCONT): it reads the events sent meanwhile, so wait on
+    /// `text` (`waitForText`, `clear`) for what they did.
+    public func resumeWatcher() { kill(watcher.pid, SIGCONT) }
 
     /// `$HOME/…`, `$XDG_CONFIG_HOME/…`, `$XDG_DATA_HOME/…` as the session's, `{peers}` as
     /// the peers' folder, in a `first_run` or `prepare` argument.
