@@ -40,6 +40,15 @@ public struct XDoTool: Sendable {
         }
     }
 
+    /// A visible window whose title matches the regular expression `name`, if one shows
+    /// within `timeout`: nil otherwise, and the session is not marked failed (a window the
+    /// caller can do without).
+    public func optionalWindow(name: String, timeout: Duration) throws -> String? {
+        try? Wait.until("a visible X window titled /\(name)/", timeout: timeout, interval: .milliseconds(50)) {
+            try search(["--onlyvisible", "--name", name])
+        }
+    }
+
     /// Waits for a visible window whose title matches the regular expression `name`.
     public func waitForWindow(name: String, timeout: Duration = .seconds(20)) throws -> String {
         do {

@@ -47,7 +47,7 @@ struct MatrixCommand: ParsableCommand {
     var baseline: String?
 
     @Option(name: .customLong("app"), help: ArgumentHelp(
-        "Run the scenarios against another application instead of the composer (repeatable): gnome-text-editor, polari, dino (`--list --app all` shows them), or all. Its text is read through AT-SPI; writes DIR/peers.md and DIR/peers.json. Default engines: \(PeerMatrix.defaultEngines.joined(separator: ", ")).",
+        "Run the scenarios against another application instead of the composer (repeatable): gnome-text-editor, polari, dino (`--list --app all` shows them), or all. Its text is read through AT-SPI (its sends, where AT-SPI cannot show them, at its server: Dino); writes DIR/peers.md and DIR/peers.json. Default engines: \(PeerMatrix.defaultEngines.joined(separator: ", ")).",
         valueName: "NAME"))
     var apps: [String] = []
 

@@ -32,6 +32,8 @@ public struct PeerApp: Sendable, Decodable, CustomStringConvertible {
     public let accessible: Accessible
     /// What Enter does with committed text and nothing composing.
     public let enter: Enter
+    /// Where its sends are read (nil: `conversation`).
+    public let sends: Sends?
     /// The server the app talks to, started with the session on the loopback only.
     public let server: Server?
     /// Why a scenario does not apply to this app (by `MatrixScenario` raw value): it is
@@ -58,9 +60,12 @@ public struct PeerApp: Sendable, Decodable, CustomStringConvertible {
         public let collect: String?
         /// A message is what follows this on its line (Polari's "nick\tmessage").
         public let messageAfter: String?
+        /// A line without `messageAfter` that contains this is the app's own, not a message
+        /// (Polari's time lines, "20∶07" with the ratio sign).
+        public let decoration: String?
 
         enum CodingKeys: String, CodingKey {
-            case role, name, collect
+            case role, name, collect, decoration
             case messageAfter = "message_after"
         }
     }
@@ -70,6 +75,15 @@ public struct PeerApp: Sendable, Decodable, CustomStringConvertible {
         case sends
         /// An editor: Enter starts a new line.
         case newline
+    }
+
+    public enum Sends: String, Sendable, Decodable {
+        /// In the conversation, read through AT-SPI (`accessible.log`), as a person sees it.
+        case conversation
+        /// At the server: what the other end of the conversation receives (the server's
+        /// receiver, `PeerServer.receiver`), for an app whose conversation AT-SPI does not
+        /// show reliably (Dino 0.4.2 on GTK 4.8 adds a message's label unannounced).
+        case server
     }
 
     public enum Server: String, Sendable, Decodable {
@@ -82,7 +96,7 @@ public struct PeerApp: Sendable, Decodable, CustomStringConvertible {
     public var description: String { app }
 
     enum CodingKeys: String, CodingKey {
-        case app, title, package, command, environment, files, accessible, enter, server, notes, prepare
+        case app, title, package, command, environment, files, accessible, enter, server, notes, prepare, sends
         case notApplicable = "not_applicable", knownFailures = "known_failures", firstRun = "first_run"
     }
 
@@ -91,6 +105,10 @@ public struct PeerApp: Sendable, Decodable, CustomStringConvertible {
     public var scenarios: [MatrixScenario] {
         MatrixScenario.allCases.filter { notApplicable[$0.rawValue] == nil && PeerRun.scenarios.contains($0) }
     }
+
+    /// Whether each message is read whole and alone (at the server, or after its sender on
+    /// its line): an app that shows its sender and time as lines of their own is not.
+    public var readsMessagesExactly: Bool { sends == .server || accessible.log?.messageAfter != nil }
 
     /// The known failure of `engine` × `scenario`, if any.
     public func knownFailure(engine: String, scenario: MatrixScenario) -> String? {
@@ -121,6 +139,12 @@ public struct PeerApp: Sendable, Decodable, CustomStringConvertible {
                     throw HarnessError("it describes \"\(app.app)\": the file must be named \(app.app).json")
                 }
                 guard !app.command.isEmpty else { throw HarnessError("its command is empty") }
+                if app.sends == .server, app.server.map(PeerServer.hasReceiver) != true {
+                    throw HarnessError("sends \"server\" needs a server the lab has a receiver for (prosody)")
+                }
+                if app.sends == .server, app.accessible.log != nil {
+                    throw HarnessError("sends \"server\" reads the sends at the server: drop accessible.log")
+                }
                 for key in app.notApplicable.keys where MatrixScenario(rawValue: key) == nil {
                     throw HarnessError("not_applicable names no scenario: \(key)")
                 }

@@ -36,7 +36,7 @@ public struct PeerMatrix: Sendable {
     public func run(_ app: PeerApp, engine: MatrixEngine) -> PeerResult {
         var result = PeerResult(app: app.app, engine: engine.kind.slug)
         let cells = scenarios.map { scenario -> (MatrixScenario, String?) in
-            (scenario, app.notApplicable[scenario.rawValue] ?? PeerRun.notApplicable(scenario, engine: engine))
+            (scenario, app.notApplicable[scenario.rawValue] ?? PeerRun.notApplicable(scenario, engine: engine, app: app))
         }
         let started = ContinuousClock.now
         let ps: PeerSession
@@ -79,6 +79,13 @@ public struct PeerMatrix: Sendable {
                     cell = PeerCell(scenario: scenario, verdict: .failed, reason: "\(error)", seconds: 0)
                     ps.session.markFailed()
                 }
+                // A composition the scenario left (Dino kept Return from the engine) would
+                // take the next scenario's keys: Escape cancels it, for the engines whose
+                // probe it ends (anthy, GTK's simple context). Not for those a BackSpace ends:
+                // it takes a part only, and ibus-hangul's Escape is its off key (to Latin
+                // input); a Return an app takes ends their composition anyway (the app's
+                // reset of the input method commits it).
+                if (engine.kind.probe?.cancelKey ?? "Escape") == "Escape" { try? ps.xdotool.key(["Escape"]) }
             }
             cell.seconds = MatrixRunner.seconds(ContinuousClock.now - start)
             cell.firstLine = firstLine

@@ -11,14 +11,22 @@ public final class PeerServer: @unchecked Sendable {
     public let environment: [String: String]
     /// The server's helpers (prosody's SOCKS forwarder).
     let helpers: [AppProcess]
+    /// A command that logs in as the other end of the app's conversation and prints what
+    /// it receives (`atspi-watch.py`'s "receiver"), for `PeerApp.Sends.server`.
+    public let receiver: [String]?
 
-    init(kind: PeerApp.Server, process: AppProcess, address: String, environment: [String: String] = [:], helpers: [AppProcess] = []) {
+    init(kind: PeerApp.Server, process: AppProcess, address: String, environment: [String: String] = [:],
+         helpers: [AppProcess] = [], receiver: [String]? = nil) {
         self.kind = kind
         self.process = process
         self.address = address
         self.environment = environment
         self.helpers = helpers
+        self.receiver = receiver
     }
+
+    /// Whether the lab can read an app's sends at `kind` (`receiver`).
+    public static func hasReceiver(_ kind: PeerApp.Server) -> Bool { kind == .prosody }
 
     /// The programs `kind` needs.
     public static func programs(_ kind: PeerApp.Server) -> [String] {
@@ -76,7 +84,8 @@ public final class PeerServer: @unchecked Sendable {
     public static let xmppDomain = "lab.onion"
 
     /// Prosody on 127.0.0.1 at a free port, with the accounts lab@ and peer@ (password
-    /// "pass") and a group-chat component, its certificate self-signed for the domain; and a
+    /// "pass": the receiver is peer@, `xmpp-receive.py`) and a group-chat component, its
+    /// certificate self-signed for the domain; and a
     /// SOCKS5 forwarder on the next free port that sends every connection to it (Dino asks
     /// for the domain's port 5222 and honours GIO's proxy settings: `environment`). Nothing
     /// is looked up in DNS (`RES_OPTIONS=attempts:0`).
@@ -140,7 +149,9 @@ public final class PeerServer: @unchecked Sendable {
                           environment: ["GIO_USE_PROXY_RESOLVER": "libproxy", "http_proxy": "socks5://127.0.0.1:\(proxyPort)",
                                         "https_proxy": "socks5://127.0.0.1:\(proxyPort)", "no_proxy": "",
                                         "RES_OPTIONS": "attempts:0"],
-                          helpers: [forwarder])
+                          helpers: [forwarder],
+                          receiver: ["/usr/bin/python3", PeerApp.directory.appendingPathComponent("xmpp-receive.py").path,
+                                     String(port), "peer@\(domain)", "pass"])
     }
 
     /// A TCP port on 127.0.0.1 nothing listens on now (the kernel's choice for port 0).

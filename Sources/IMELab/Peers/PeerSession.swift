@@ -97,17 +97,35 @@ public final class PeerSession: @unchecked Sendable {
             xdotool = XDoTool(session: session)
             window = try xdotool.waitForWindow(pid: app.pid, process: app, timeout: timeout)
             try xdotool.focus(window)
-            let config = String(decoding: try JSONEncoder().encode(peer.accessible), as: UTF8.self)
+            var config = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(peer.accessible)) as? [String: Any] ?? [:]
+            if peer.sends == .server {
+                guard let receiver = server?.receiver else {
+                    throw HarnessError("\(peer.app): its sends are read at the server, and the lab has no receiver for it")
+                }
+                config["receiver"] = receiver
+            }
+            let configText = String(decoding: try JSONSerialization.data(withJSONObject: config), as: UTF8.self)
             watcher = try session.launch("atspi-watch", executable: "/usr/bin/python3",
-                                         arguments: [PeerApp.watcher.path, String(app.pid), config])
+                                         arguments: [PeerApp.watcher.path, String(app.pid), configText])
             trace = TraceLog(url: watcher.stdoutURL, watching: watcher, session: session)
             let ready = try trace.waitFor("\(peer.app)'s input, focused, on the accessibility bus", timeout: timeout) {
                 $0["ev"]?.stringValue == "ready"
             }
+            if config["receiver"] != nil {
+                // The other end of the conversation, logged in: the app's sends reach it.
+                let receiver = try trace.waitFor("the conversation's other end logged in at the server", timeout: timeout) {
+                    $0["ev"]?.stringValue == "receiver"
+                }
+                guard receiver["ready"] != nil else {
+                    throw session.failure("the conversation's other end (\(server?.receiver?.dropFirst().first ?? "?")) ended with status "
+                        + "\(receiver["exit"]?.intValue ?? -1): \(receiver["stderr"]?.stringValue ?? "")")
+                }
+            }
             // The window the input is in (an app may show another first: Polari's input is
             // in the window it opens once the channel is joined): it gets the keyboard.
             if let title = ready["window"]?.stringValue, !title.isEmpty,
-               let inputWindow = try? xdotool.waitForWindow(name: "^\(NSRegularExpression.escapedPattern(for: title))$", timeout: .seconds(5)),
+               // (Its accessible name may not be the X title: Dino's "DinoUiMainWindow".)
+               let inputWindow = try xdotool.optionalWindow(name: "^\(NSRegularExpression.escapedPattern(for: title))$", timeout: .seconds(5)),
                inputWindow != window {
                 window = inputWindow
                 try xdotool.focus(window)

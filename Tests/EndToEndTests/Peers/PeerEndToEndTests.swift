@@ -3,7 +3,7 @@ import Testing
 import TestHarness
 
 /// `ime-composer matrix --app`: apps we did not write, driven through the matrix's
-/// scenarios with real engines and read through AT-SPI (#38). The suite asserts the
+/// scenarios with real engines and read through AT-SPI, or at their server (#38). The suite asserts the
 /// scenarios whose keys all go through the engine in order (compose and commit, Enter and
 /// BackSpace while composing); focus out and a click mid-composition race the engine's
 /// answers to the keys before them (nothing an app shows through AT-SPI tells when a
@@ -16,9 +16,9 @@ struct PeerEndToEndTests {
         try #require(try MatrixEngine.load().first { $0.kind.slug == slug }, "no engine \(slug)")
     }
 
-    static func run(_ app: String, _ slug: String) throws -> PeerResult {
+    static func run(_ app: String, _ slug: String, transcripts: URL? = nil) throws -> PeerResult {
         let app = try PeerApp.named(app)
-        var matrix = PeerMatrix()
+        var matrix = PeerMatrix(transcripts: transcripts)
         matrix.scenarios = scenarios
         let result = matrix.run(app, engine: try engine(slug))
         #expect(result.passed, "\(result.failures)")
@@ -52,6 +52,33 @@ struct PeerEndToEndTests {
         #expect(compose.verdict == .passed && compose.reason.contains("the next Enter sent it"), "\(compose.reason)")
         let enter = try #require(result.cells.first { $0.scenario == .enter })
         #expect(enter.reason.contains("sent nothing; the next Enter sent it"), "\(enter.reason)")
+    }
+
+    /// A chat app whose sends are read at its server (Dino 0.4.2: GTK 4.8 does not announce
+    /// its conversation's labels to AT-SPI), as the other end of the chat receives them.
+    /// GTK's simple IM commits with space: Enter then sends exactly the text. ibus-anthy
+    /// commits with Return, which Dino takes before the input method (dino/dino#1419): the
+    /// cells fail as known, nothing is sent, and focus out and click cannot be judged.
+    @Test(.timeLimit(.minutes(5)), arguments: ["gtk-simple", "ibus-anthy"])
+    func dino(engine slug: String) throws {
+        let folder = try MatrixCommandEndToEndTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try Self.run("dino", slug, transcripts: folder)
+        let cells = Dictionary(uniqueKeysWithValues: result.cells.map { ($0.scenario, $0) })
+        #expect(cells[.enter]?.verdict == .knownFailure, "\(result.cells)")
+        #expect(cells[.enter]?.reason.contains("dino/dino#1419") == true && cells[.enter]?.reason.contains("nothing was sent") == true,
+                "\(String(describing: cells[.enter]))")
+        if slug == "gtk-simple" {
+            #expect(cells[.composeCommit]?.verdict == .passed, "\(result.cells)")
+            #expect(cells[.composeCommit]?.reason.contains("committed “é”, the next Enter sent it") == true,
+                    "\(String(describing: cells[.composeCommit]))")
+        } else {
+            #expect(cells[.composeCommit]?.verdict == .knownFailure && cells[.backSpace]?.verdict == .knownFailure, "\(result.cells)")
+        }
+        let transcript = try String(contentsOf: folder.appendingPathComponent(try #require(result.transcript)), encoding: .utf8)
+        #expect(transcript.contains(#""ev": "receiver", "ms""#), "the receiver logged in: \(transcript)")
+        let sends = transcript.split(separator: "\n").filter { $0.contains(#""ev": "log""#) }
+        #expect(sends.count == (slug == "gtk-simple" ? 1 : 0), "what the other end received: \(sends)")
     }
 
     /// The command: a report and a transcript per row, exit 0; an unknown app is a usage

@@ -16,17 +16,27 @@ prints a line each time what a person sees changes (T: milliseconds since it sta
                                                     there puts the caret before it)
     {"ev": "focus", "ms": T, "in": BOOL}             the input gained or lost the focus
     {"ev": "log", "ms": T, "text": S}                the conversation's text (chat apps)
+    {"ev": "receiver", "ms": T, "ready": true}       the receiver is logged in (see below)
+    {"ev": "receiver", "ms": T, "exit": N, "stderr": S}
+                                                    the receiver ended (its error output)
 
     atspi-watch.py PID CONFIG
 
 CONFIG is the peer's "accessible" object (data/lab/peers/NAME.json) as JSON: "input" and
 optionally "log", each {"role": ROLE, "name": NAME} (NAME "" matches any); "log" may add
 "collect": "labels" (its text is its labels' texts, a line each) instead of its own text.
+Instead of "log", "receiver" may be a command (a list) that prints {"ready": true} and then
+{"body": TEXT} for each message the other end of the conversation receives
+(xmpp-receive.py): the "log" lines are then those bodies, a line each. It runs as the
+watcher's child and dies with it.
 The input is the focused editable object with the role (and name); it is looked up again
 when it goes away. Each accessibility event of the app makes it read both again; so does a
 timer every 250 ms, for changes no event announces. Every line is flushed at once.
 """
+import ctypes
 import json
+import os
+import subprocess
 import sys
 import time
 
@@ -211,6 +221,38 @@ def tick():
     return True
 
 
+def start_receiver(command):
+    """Runs the receiver (dying with the watcher: PR_SET_PDEATHSIG) and turns its lines into events."""
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=lambda: libc.prctl(1, 15))
+    received, pending = [], [b""]
+
+    def on_output(fd, condition):
+        data = os.read(fd, 65536) if condition & GLib.IO_IN else b""
+        if not data:
+            errors = process.stderr.read().decode("utf-8", "replace")[-2000:]
+            emit("receiver", exit=process.wait(), stderr=errors)
+            return False
+        lines = (pending[0] + data).split(b"\n")
+        pending[0] = lines.pop()
+        for line in lines:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if message.get("ready"):
+                emit("receiver", ready=True)
+            elif "body" in message:
+                received.append(message["body"])
+                emit("log", text="\n".join(received))
+        return True
+
+    GLib.io_add_watch(process.stdout.fileno(), GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, on_output)
+
+
+if CONFIG.get("receiver"):
+    start_receiver(CONFIG["receiver"])
 listener = Atspi.EventListener.new(on_event)
 for kind in ("object:text-changed", "object:text-caret-moved", "object:text-selection-changed", "object:state-changed:focused",
              "object:children-changed", "object:property-change:accessible-name"):
