@@ -120,6 +120,8 @@ import TestHarness
                      "usr/share/metainfo/\(id).metainfo.xml",
                      "usr/share/icons/hicolor/scalable/apps/\(id).svg",
                      "usr/share/ime-composer/emoji.jsonl", "usr/share/man/man1/ime-composer.1.gz",
+                     "usr/share/ime-composer/lab/engines/ibus-anthy.json", "usr/share/ime-composer/lab/peers/polari.json",
+                     "usr/share/ime-composer/lab/peers/atspi-watch.py", "usr/share/ime-composer/lab/peers/xmpp-receive.py",
                      "usr/share/doc/ime-composer/copyright", "usr/share/locale/ja/LC_MESSAGES/ime-composer.mo"] {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "not installed: \(path)")
         }
