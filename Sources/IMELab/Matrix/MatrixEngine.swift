@@ -100,6 +100,9 @@ public struct MatrixEngine: Sendable, CustomStringConvertible, Decodable {
         /// confirms it (commits `String`) when focus is back.
         case keeps(String)
 
+        /// Whether the input method keeps composing (`keeps`).
+        public var isKeeps: Bool { if case .keeps = self { true } else { false } }
+
         public var description: String {
             switch self {
             case .commits(let text): "commits \(text)"

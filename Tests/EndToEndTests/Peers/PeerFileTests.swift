@@ -77,8 +77,11 @@ struct PeerFileTests {
         #expect(PeerRun.notApplicable(.backSpace, engine: hindi, app: editor)?.contains("nothing is left to read") == true)
         for scenario in [MatrixScenario.focusOut, .click] {
             #expect(PeerRun.notApplicable(scenario, engine: anthy, app: dino)?.contains("which Dino does not give ibus-anthy") == true)
-            #expect(PeerRun.notApplicable(scenario, engine: simple, app: dino) == nil)
         }
+        // GTK's simple context keeps composing through focus out, confirmed with Return.
+        #expect(PeerRun.notApplicable(.focusOut, engine: simple, app: dino)?.contains("confirming with Return") == true)
+        #expect(PeerRun.notApplicable(.focusOut, engine: simple, app: editor) == nil)
+        #expect(PeerRun.notApplicable(.click, engine: simple, app: dino) == nil)
         #expect(PeerRun.notApplicable(.composeCommit, engine: anthy, app: dino) == nil)
     }
 
