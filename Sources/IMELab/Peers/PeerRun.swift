@@ -31,7 +31,6 @@ public struct PeerRun {
             // reach it.)
             return "it is judged by composing and committing again with \(engine.commitKeys.joined(separator: " ")), "
                 + "which \(app.title) does not give \(engine.kind.slug) (compose-commit's known failure)"
-
         case .backSpace where engine.afterBackSpace.isEmpty:
             return "BackSpace takes the whole composition of \(engine.kind.slug): nothing is left to read"
         case .backSpace where engine.enterCommits != engine.showing:
