@@ -240,6 +240,10 @@ public final class BenchSession: @unchecked Sendable {
         public let cpu: KeyCPU?
         public var measured: [Key] { keys.filter { !$0.warmup } }
         public var missed: Int { measured.filter { $0.latencyMicroseconds == nil }.count }
+        /// The measured keys' samples (µs, frames, pixels), for the keys that painted.
+        public var latencies: [Double] { measured.compactMap { $0.latencyMicroseconds.map(Double.init) } }
+        public var frames: [Double] { measured.filter { $0.latencyMicroseconds != nil }.map { Double($0.frames) } }
+        public var damagedPixels: [Double] { measured.filter { $0.latencyMicroseconds != nil }.map { Double($0.damagedPixels) } }
     }
 
     /// `paint-meter keys`: focuses `window`, waits until it is quiet (no damage; with `pid`,

@@ -113,16 +113,15 @@ extension Benchmark {
                         throw BenchmarkError("the composer beside \(app.title), \(result.inputMethodTitle): \(problem)")
                     }
                 }
-                let measured = run.measured
-                result.latency[program, default: []] += measured.compactMap { $0.latencyMicroseconds.map(Double.init) }
-                result.frames[program, default: []] += measured.filter { $0.latencyMicroseconds != nil }.map { Double($0.frames) }
-                result.damage[program, default: []] += measured.filter { $0.latencyMicroseconds != nil }.map { Double($0.damagedPixels) }
+                result.latency[program, default: []] += run.latencies
+                result.frames[program, default: []] += run.frames
+                result.damage[program, default: []] += run.damagedPixels
                 guard let cpu = run.cpu, cpu.measuredKeys > 0 else {
                     throw BenchmarkError("\(program == .peer ? app.title : "the composer"): the meter reported no CPU for the keys")
                 }
                 result.cpuPerKey[program, default: []].append(cpu.nanosecondsPerKey)
                 result.missed[program, default: 0] += run.missed
-                let summary = Summary(measured.compactMap { $0.latencyMicroseconds.map(Double.init) })
+                let summary = Summary(run.latencies)
                 say("  round \(round + 1) \(program == .peer ? app.app : "composer"): median \(summary.map { Format.ms($0.median) } ?? "—"), "
                     + "CPU/key \(Format.ms(cpu.nanosecondsPerKey / 1000)), missed \(run.missed)")
             }

@@ -403,17 +403,17 @@ final class Benchmark {
                     throw BenchmarkError("\(result.title), round \(round + 1): \(problem)")
                 }
                 let measured = run.measured
-                result.latency[program, default: []] += measured.compactMap { $0.latencyMicroseconds.map(Double.init) }
+                result.latency[program, default: []] += run.latencies
                 result.last[program, default: []] += measured.compactMap { $0.lastMicroseconds.map(Double.init) }
-                result.frames[program, default: []] += measured.filter { $0.latencyMicroseconds != nil }.map { Double($0.frames) }
-                result.damage[program, default: []] += measured.filter { $0.latencyMicroseconds != nil }.map { Double($0.damagedPixels) }
+                result.frames[program, default: []] += run.frames
+                result.damage[program, default: []] += run.damagedPixels
                 guard let cpu = run.cpu, cpu.measuredKeys > 0 else {
                     throw BenchmarkError("\(program.label): the meter reported no CPU for the keys (\(result.title))")
                 }
                 result.cpuPerKey[program, default: []].append(cpu.nanosecondsPerKey)
                 result.missed[program, default: 0] += run.missed
                 result.notQuiet[program, default: 0] += measured.filter { !$0.quietBefore }.count + (run.readyQuiet ? 0 : 1)
-                let summary = Summary(measured.compactMap { $0.latencyMicroseconds.map(Double.init) })
+                let summary = Summary(run.latencies)
                 say("  round \(round + 1) \(program.rawValue): median \(summary.map { Format.ms($0.median) } ?? "—"), "
                     + "p90 \(summary.map { Format.ms($0.p90) } ?? "—"), missed \(run.missed)")
             }
