@@ -78,6 +78,29 @@ public struct XDoTool: Sendable {
         try session.runChecked("xdotool", ["getwindowfocus"]).output
     }
 
+    /// The size of an X window (`xdotool getwindowgeometry --shell`).
+    public func windowSize(_ window: String) throws -> (width: Int, height: Int) {
+        let output = try session.runChecked("xdotool", ["getwindowgeometry", "--shell", window]).output
+        var values: [String: Int] = [:]
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
+        }
+        guard let width = values["WIDTH"], let height = values["HEIGHT"] else {
+            throw session.failure("xdotool getwindowgeometry \(window) gave no size: \(output)")
+        }
+        return (width, height)
+    }
+
+    /// `_GTK_FRAME_EXTENTS` of an X window (left, right, top, bottom: the shadow GTK draws
+    /// inside its window when a compositor shows it), or nil when the window has none.
+    public func gtkFrameExtents(_ window: String) throws -> [Int]? {
+        let output = try session.runChecked("xprop", ["-id", window, "_GTK_FRAME_EXTENTS"]).output
+        guard let values = output.split(separator: "=", maxSplits: 1).dropFirst().first else { return nil }
+        let extents = values.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        return extents.count == 4 ? extents : nil
+    }
+
     /// `xdotool key --delay D NAME…` — X keysym names: "k", "space", "Return", "ctrl+q", "BackSpace".
     public func key(_ names: [String]) throws {
         guard !names.isEmpty else { return }

@@ -180,15 +180,17 @@ public struct PeerRun {
         let before = engine.committed
         try ps.waitForText(before)
         try typeComposition()
-        let first = try require(ps.trace.events(named: "text").last?["first"]?.arrayValue?.compactMap(\.intValue),
-                                "the watcher gave no place for the first character")
+        let shown = ps.trace.events(named: "text").last
+        let first = try require(shown?["first"]?.arrayValue?.compactMap(\.intValue), "the watcher gave no place for the first character")
         try require(first.count == 4 && first[3] > 0, "the first character's place \(first)")
+        let point = try ps.windowPoint(x: first[0] + 1, y: first[1] + first[3] / 2,
+                                       frame: shown?["frame"]?.arrayValue?.compactMap(\.intValue) ?? [])
         // On the first character's left edge: the caret goes before the text (or the
         // composition is committed first), then typing goes on at the end as a person's
         // would, once the click has shown (keys in the same instant as the click's reset of
         // the input method reach ibus-hangul in pieces).
         let clicked = ps.trace.entries.count
-        try ps.session.runChecked("xdotool", ["mousemove", "--window", ps.window, String(first[0] + 1), String(first[1] + first[3] / 2), "click", "1"])
+        try ps.session.runChecked("xdotool", ["mousemove", "--window", ps.window, String(point.x), String(point.y), "click", "1"])
         try ps.trace.waitFor("the click's effect on the input", from: clicked) { $0["ev"]?.stringValue == "text" }
         // Control+End alone first, answered: an engine lets it go back to the app, which
         // moves the caret when it gets it; typed with the word, it came after the word's

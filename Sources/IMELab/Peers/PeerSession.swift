@@ -143,6 +143,27 @@ public final class PeerSession: @unchecked Sendable {
         }
     }
 
+    /// Where a point the watcher gives in window coordinates (`first`: AT-SPI's extents) is
+    /// in the app's X window. GTK 4.8 measures AT-SPI extents from the window's content: a
+    /// window without a compositor draws a border around it (Adwaita's solid-csd, 5 px in
+    /// Dino's window), and one with a compositor a shadow (`_GTK_FRAME_EXTENTS`). A click
+    /// at the extents alone landed 5 px left of Dino's first character, outside its input.
+    /// - Parameter frame: the window's size as AT-SPI gives it (the watcher's `frame`).
+    public func windowPoint(x: Int, y: Int, frame: [Int]) throws -> (x: Int, y: Int) {
+        let size = try xdotool.windowSize(window)
+        let offset = Self.contentOffset(windowSize: size, frameSize: frame, frameExtents: try xdotool.gtkFrameExtents(window))
+        return (x + offset.x, y + offset.y)
+    }
+
+    /// How far the window's content is from its X window's corner: the shadow's left and
+    /// top when GTK names it, else half of what the X window is larger than the content
+    /// (a border is the same on every side), never less than 0.
+    public static func contentOffset(windowSize: (width: Int, height: Int), frameSize: [Int], frameExtents: [Int]?) -> (x: Int, y: Int) {
+        if let extents = frameExtents, extents.count == 4 { return (max(0, extents[0]), max(0, extents[2])) }
+        guard frameSize.count == 2, frameSize[0] > 0, frameSize[1] > 0 else { return (0, 0) }
+        return (max(0, (windowSize.width - frameSize[0]) / 2), max(0, (windowSize.height - frameSize[1]) / 2))
+    }
+
     /// The input's text as last read.
     public var text: String { trace.events(named: "text").last?["text"]?.stringValue ?? "" }
 

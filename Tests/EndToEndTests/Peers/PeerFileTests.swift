@@ -63,6 +63,21 @@ struct PeerFileTests {
         #expect("\(error)" == "--app gedit: no such app; the lab knows dino, gnome-text-editor, polari")
     }
 
+    /// AT-SPI's extents start at the window's content; a click goes to the X window. Dino's
+    /// window on Xvfb (no compositor: Adwaita's 5 px solid-csd border, measured) is 911×389
+    /// in X and 901×379 through AT-SPI; with a compositor GTK names its shadow, which may
+    /// differ per side.
+    @Test func aClickAddsTheWindowsBorderOrShadowToWhatAtSpiGives() {
+        let border = PeerSession.contentOffset(windowSize: (911, 389), frameSize: [901, 379], frameExtents: nil)
+        #expect(border.x == 5 && border.y == 5)
+        let shadow = PeerSession.contentOffset(windowSize: (962, 441), frameSize: [911, 389], frameExtents: [26, 25, 23, 29])
+        #expect(shadow.x == 26 && shadow.y == 23)
+        let unknown = PeerSession.contentOffset(windowSize: (911, 389), frameSize: [], frameExtents: nil)
+        #expect(unknown.x == 0 && unknown.y == 0, "no size from AT-SPI: the extents as they are")
+        let larger = PeerSession.contentOffset(windowSize: (800, 600), frameSize: [900, 700], frameExtents: nil)
+        #expect(larger.x == 0 && larger.y == 0, "never a negative offset")
+    }
+
     /// BackSpace cannot be read back where an engine's Enter commits other text than it
     /// shows; the rest runs with every X11 engine. Where an app keeps the engine's commit
     /// key from it (Dino's Return with anthy), focus out and click cannot be judged.

@@ -8,12 +8,14 @@ prints a line each time what a person sees changes (T: milliseconds since it sta
     {"ev": "ready", "ms": T, "app": NAME, "window": TITLE, "extents": [X, Y, W, H]}
                                                     the input was found (its window's title, its
                                                     place in the window)
-    {"ev": "text", "ms": T, "text": S, "caret": N, "selection": [START, END], "first": [X, Y, W, H]}
+    {"ev": "text", "ms": T, "text": S, "caret": N, "selection": [START, END], "first": [X, Y, W, H],
+     "frame": [W, H]}
                                                     the input's text (what was committed: GTK
                                                     keeps a composition out of it), caret,
-                                                    selection (START = END: none) and where its
+                                                    selection (START = END: none), where its
                                                     first character is in the window (a click
-                                                    there puts the caret before it)
+                                                    there puts the caret before it) and the
+                                                    size of the window as AT-SPI measures it
     {"ev": "focus", "ms": T, "in": BOOL}             the input gained or lost the focus
     {"ev": "log", "ms": T, "text": S}                the conversation's text (chat apps)
     {"ev": "receiver", "ms": T, "ready": true}       the receiver is logged in (see below)
@@ -109,7 +111,8 @@ def selection_of(node):
 
 def first_character(node, text):
     """Where the first character is, in the window: GTK 4.8 has no character extents for a
-    GtkEntry (an error), so there it is the input's left edge, inside its padding."""
+    GtkEntry (an error), so there it is the input's left edge: its extents are those of the
+    entry's text (GtkText), inside the entry's border and padding."""
     if not text:
         return [0, 0, 0, 0]
     try:
@@ -119,13 +122,30 @@ def first_character(node, text):
     except GLib.Error:
         pass
     box = Atspi.Component.get_extents(node, Atspi.CoordType.WINDOW)
-    return [box.x + 4, box.y, 1, box.height]
+    return [box.x, box.y, 1, box.height]
+
+
+def window_of(node):
+    while node is not None and node.get_role() != Atspi.Role.FRAME:
+        node = node.get_parent()
+    return node
 
 
 def window_title(node):
-    while node is not None and node.get_role() != Atspi.Role.FRAME:
-        node = node.get_parent()
-    return node.get_name() if node is not None else ""
+    window = window_of(node)
+    return window.get_name() if window is not None else ""
+
+
+def window_size(node):
+    """The size of the input's window as AT-SPI gives it. GTK 4.8 measures every extent from
+    the window's content, inside the border a window without a compositor draws around it
+    (Adwaita's solid-csd: Dino's 911x389 X window is a 901x379 frame), so the X window's
+    size minus this one is that border, which a click has to add to the extents."""
+    window = window_of(node)
+    if window is None:
+        return [0, 0]
+    box = Atspi.Component.get_extents(window, Atspi.CoordType.WINDOW)
+    return [box.width, box.height]
 
 
 def find_input(app):
@@ -192,7 +212,8 @@ def read():
         text = text_of(state["input"]) + (selection_of(state["input"]),)
         if text != state["text"]:
             state["text"] = text
-            emit("text", text=text[0], caret=text[1], selection=text[2], first=first_character(state["input"], text[0]))
+            emit("text", text=text[0], caret=text[1], selection=text[2], first=first_character(state["input"], text[0]),
+                 frame=window_size(state["input"]))
         log = read_log(state["app"])
         if log is not None and log != state["log"]:
             state["log"] = log
