@@ -154,5 +154,13 @@ public final class KeyAnswers: @unchecked Sendable {
         }
     }
 
+    /// Waits until every key call seen so far has its answer.
+    public func waitUntilNothingPending(timeout: Duration = .seconds(20)) throws {
+        try Wait.until("the input method to answer every key call", timeout: timeout,
+                       diagnostics: { "calls: \(Self.calls(in: self.monitor.stdout, interface: self.interface))" }) {
+            Self.calls(in: self.monitor.stdout, interface: self.interface).unanswered.isEmpty
+        }
+    }
+
     public func stop() { monitor.terminate(signal: SIGTERM) }
 }

@@ -79,13 +79,7 @@ public struct PeerMatrix: Sendable {
                     cell = PeerCell(scenario: scenario, verdict: .failed, reason: "\(error)", seconds: 0)
                     ps.session.markFailed()
                 }
-                // A composition the scenario left (Dino kept Return from the engine) would
-                // take the next scenario's keys: Escape cancels it, for the engines whose
-                // probe it ends (anthy, GTK's simple context). Not for those a BackSpace ends:
-                // it takes a part only, and ibus-hangul's Escape is its off key (to Latin
-                // input); a Return an app takes ends their composition anyway (the app's
-                // reset of the input method commits it).
-                if (engine.kind.probe?.cancelKey ?? "Escape") == "Escape" { try? ps.xdotool.key(["Escape"]) }
+                try? PeerRun(ps: ps, engine: engine).endLeftoverComposition()
             }
             cell.seconds = MatrixRunner.seconds(ContinuousClock.now - start)
             cell.firstLine = firstLine

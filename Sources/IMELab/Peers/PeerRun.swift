@@ -222,6 +222,28 @@ public struct PeerRun {
         throw MatrixFailure("a click mid-composition after \(quoted(before)) (composing \(quoted(engine.showing))), then typing: Enter took \(quoted(all))")
     }
 
+    /// After a cell that did not pass: ends a composition it may have left in the input
+    /// method, which would take the next cell's keys (Dino kept Return from the engine), and
+    /// waits until what the input method still had to answer has landed, before the next
+    /// cell's clear(). Escape cancels it for the engines whose probe it ends (anthy, GTK's
+    /// simple context); the others (Hangul: a BackSpace takes one jamo, and ibus-hangul's
+    /// Escape is its off key, to Latin input) end it on focus out, the focus going to another
+    /// window and back. Dino × fcitx5-hangul's send left 하 composing, which the next cell's
+    /// first key committed ("하한" for 한); BackSpaces, one per key, still left "ㅎ" once.
+    func endLeftoverComposition() throws {
+        if (engine.kind.probe?.cancelKey ?? "Escape") == "Escape" {
+            try ps.xdotool.key(["Escape"])
+        } else {
+            let (other, otherWindow) = try launchOtherWindow()
+            defer { other.terminate(signal: SIGTERM) }
+            try ps.xdotool.focus(otherWindow)
+            try waitForFocus(false)
+            try ps.xdotool.focus(ps.window)
+            try waitForFocus(true)
+        }
+        try ps.settle()
+    }
+
     static func unique(_ texts: [String]) -> [String] {
         texts.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
     }

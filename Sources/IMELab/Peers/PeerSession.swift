@@ -178,6 +178,22 @@ public final class PeerSession: @unchecked Sendable {
         }
     }
 
+    /// Waits until what a scenario that did not pass left in flight has landed: every key
+    /// call answered by the input method, then the watcher quiet for `quiet` (nothing read
+    /// changed). Dino × ibus-hangul's BackSpace cell (a known failure: Dino sends before
+    /// the engine answered BackSpace) had 하 committed into the emptied input half a second
+    /// after its send, when the next cell had already typed its first keys ("하한" for 한).
+    public func settle(quiet: Duration = .seconds(1), timeout: Duration = .seconds(20)) throws {
+        try keyAnswers?.waitUntilNothingPending(timeout: timeout)
+        var count = trace.lineCount, since = ContinuousClock.now
+        _ = try Wait.until("\(peer.app)'s input to stay unchanged for \(quiet)", timeout: timeout,
+                           diagnostics: { self.trace.diagnostics() }) { () -> Bool? in
+            let now = trace.lineCount
+            if now != count { (count, since) = (now, ContinuousClock.now) }
+            return ContinuousClock.now - since >= quiet ? true : nil
+        }
+    }
+
     /// Empties the input and waits until it is empty: selects all, waits until the
     /// selection covers the text (IBus's GTK module can pass a key the engine let go after
     /// the next one: Control+A and BackSpace in one burst deleted a new line first and then
