@@ -85,8 +85,8 @@ struct AppBenchmark: ParsableCommand {
 
     @Option(name: .customLong("peer"),
             help: ArgumentHelp("Another app whose composer the peers part measures against ours (data/lab/peers/NAME.json; "
-                               + "repeatable; default: gnome-text-editor and polari).", valueName: "NAME"))
-    var peers: [String] = ["gnome-text-editor", "polari"]
+                               + "repeatable; default: gnome-text-editor, polari and dino).", valueName: "NAME"))
+    var peers: [String] = ["gnome-text-editor", "polari", "dino"]
 
     @Option(name: .customLong("peer-rounds"),
             help: ArgumentHelp("Keystroke rounds per program in the peers part (the app and the composer beside it).",
