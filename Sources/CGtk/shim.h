@@ -58,10 +58,14 @@ static inline guint cgtk_control_mask(void) { return GDK_CONTROL_MASK; }
 static inline guint cgtk_alt_mask(void) { return GDK_ALT_MASK; }
 
 /// Styles the overflow tag: a text colour and a translucent background that read on light
-/// and dark themes, and an error underline that needs no colour at all.
+/// and dark themes. The background is a band over the text past the limit, seen without
+/// telling colours apart, and the counter and the hint say it in words. No underline: GTK
+/// 4.8's GL renderer draws an error underline as a repeat node per line, which made every
+/// key over the limit cost 1.5x the CPU of the same key without it (a single underline
+/// 1.25x, the band 1.1x; a plain C GtkTextView, Benchmarks/findings.md). A single
+/// underline would also read as text still being composed.
 static inline void cgtk_style_overflow_tag(GtkTextTag *tag, const char *foreground, const char *background) {
-    g_object_set(tag, "foreground", foreground, "background", background,
-                 "underline", PANGO_UNDERLINE_ERROR, NULL);
+    g_object_set(tag, "foreground", foreground, "background", background, NULL);
 }
 
 /// The invisible-control mark, in a text tag and in a label's attributes alike: Pango draws
@@ -75,6 +79,13 @@ static inline void cgtk_style_overflow_tag(GtkTextTag *tag, const char *foregrou
 static inline void cgtk_style_control_tag(GtkTextTag *tag) {
     g_object_set(tag, "show-spaces", PANGO_SHOW_IGNORABLES, "background", CGTK_CONTROL_MARK_RGBA,
                  "letter-spacing", CGTK_CONTROL_MARK_SPACING, NULL);
+}
+
+/// Whether a text tag sets one of its properties ("underline-set", "background-set"…): for tests.
+static inline gboolean cgtk_text_tag_sets(GtkTextTag *tag, const char *property) {
+    gboolean set = FALSE;
+    g_object_get(tag, property, &set, NULL);
+    return set;
 }
 
 /// A text tag's "show-spaces" (g_object_get is variadic): for tests.

@@ -140,6 +140,10 @@ extension ComposerController {
     /// Whether the text tags are coloured for a dark theme (nil before the first time).
     @_spi(Testing) public var tagsStyledForDarkStyle: Bool? { ui.tags.styled?.appearance.dark }
 
+    /// Whether the overflow tag sets `property` ("underline-set", "background-set") (tests).
+    @_spi(Testing) public func overflowTagSets(_ property: String) -> Bool {
+        cgtk_text_tag_sets(ui.tags.overflow, property) != 0
+    }
     /// The overflow tag's text colour as GTK holds it ("rgb(192,28,40)") (tests).
     @_spi(Testing) public var overflowTagColor: String {
         var value = GValue()
