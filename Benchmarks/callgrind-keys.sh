@@ -14,13 +14,24 @@
 # Needs Xvfb, xdotool, valgrind, dbus-run-session; COMPOSER overrides the binary
 # (default .build/release/ime-composer). Known to stall: with a 20 KB draft, twice, the app
 # took no key after the counters were zeroed (the script then stops after 10 minutes,
-# naming the wait); with 100 KB it has not, three times out of three. Cause not found.
+# naming the wait); with 100 KB it has not, three times out of three. With the 1 KB draft of
+# `make bench`, once, no settle followed the warm-up keys' commits within 10 minutes. With
+# the completion list open (below) it ran twice, 282.06 M and 282.04 M. Cause not found.
+# The keys (xdotool key names) come from WARMUP (default "w x y z") and KEYS (default the 20
+# letters a-t); WARMUP_COMMITS and COMMITS say how many of them commit text (default: all of
+# them), as the script waits for those commits in the trace. With the completion list open:
+#   WARMUP="at t a BackSpace a" WARMUP_COMMITS=4 KEYS="$(printf 'BackSpace a %.0s' {1..10})" \
+#     COMMITS=10 Benchmarks/callgrind-keys.sh /tmp/open "$(mktemp)"
 set -euo pipefail
 out=${1:?OUT_DIR}; draft=${2:?DRAFT_FILE}; shift 2
+WARMUP=${WARMUP:-w x y z}
+KEYS=${KEYS:-a b c d e f g h i j k l m n o p q r s t}
+WARMUP_COMMITS=${WARMUP_COMMITS:-$(wc -w <<<"$WARMUP")}
+COMMITS=${COMMITS:-$(wc -w <<<"$KEYS")}
 composer=$(realpath "${COMPOSER:-.build/release/ime-composer}")
 draft=$(realpath "$draft")
 mkdir -p "$out"; out=$(realpath "$out")
-rm -rf "$out/home" "$out/runtime" "$out"/keys.callgrind* "$out/trace.jsonl"
+rm -rf "$out/home" "$out/runtime" "$out"/keys.callgrind* "$out/trace.jsonl" "$out/display"
 mkdir -p "$out/home/.config/gtk-4.0" "$out/runtime"; chmod 700 "$out/runtime"
 printf '[Settings]\ngtk-cursor-blink=false\n' > "$out/home/.config/gtk-4.0/settings.ini"
 export HOME=$out/home XDG_RUNTIME_DIR=$out/runtime GSETTINGS_BACKEND=memory GSK_RENDERER=gl GTK_A11Y=none \
@@ -29,13 +40,12 @@ export HOME=$out/home XDG_RUNTIME_DIR=$out/runtime GSETTINGS_BACKEND=memory GSK_
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
-display=
-for n in $(seq 90 130); do
-  [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] || { display=:$n; break; }
-done
-[ -n "$display" ] || { echo "callgrind-keys: no free X display" >&2; exit 1; }
-Xvfb "$display" -screen 0 1024x768x24 -noreset >"$out/xvfb.log" 2>&1 & pids+=($!)
-export DISPLAY=$display
+# Xvfb picks a free display itself and writes its number once it listens: two runs at the
+# same time once chose the same free-looking number, and one app got both runs' keys.
+Xvfb -displayfd 3 -screen 0 1024x768x24 -noreset 3>"$out/display" >"$out/xvfb.log" 2>&1 & pids+=($!)
+for _ in $(seq 1 100); do [ -s "$out/display" ] && break; sleep 0.1; done
+[ -s "$out/display" ] || { echo "callgrind-keys: Xvfb did not start (log: $out/xvfb.log)" >&2; exit 1; }
+export DISPLAY=:$(head -n 1 "$out/display")
 for _ in $(seq 1 100); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
 
 # Whether the trace has a settle after its Nth commit.
@@ -58,16 +68,16 @@ app=$(pgrep -f "valgrind.bin --tool=callgrind --callgrind-out-file=$out/keys.cal
 pids=("$app" "${pids[@]}")
 window=$(xdotool search --onlyvisible --name '.*' | tail -1)
 xdotool windowfocus "$window"; xdotool mousemove --window "$window" 100 100; sleep 2
-for key in w x y z; do xdotool key "$key"; sleep 0.5; done
-wait_for "the warm-up keys" 600 test "$(committed)" -ge 4
-wait_for "the settle after the warm-up keys" 600 settled_after 4
+for key in $WARMUP; do xdotool key "$key"; sleep 0.5; done
+wait_for "the warm-up keys" 600 test "$(committed)" -ge "$WARMUP_COMMITS"
+wait_for "the settle after the warm-up keys" 600 settled_after "$WARMUP_COMMITS"
 # Zeroed while the app was still busy with the warm-up keys' frames, callgrind left it
 # stalled and the next keys never reached it (seen twice); zeroed once it idles, it goes on.
 sleep 5
 callgrind_control -z "$app" >/dev/null
-for key in a b c d e f g h i j k l m n o p q r s t; do xdotool key "$key"; sleep 0.5; done
-wait_for "the measured keys" 600 test "$(committed)" -ge 24
+for key in $KEYS; do xdotool key "$key"; sleep 0.5; done
+wait_for "the measured keys" 600 test "$(committed)" -ge $((WARMUP_COMMITS + COMMITS))
 # The settle after the last commit (its effects on the widgets) belongs to the keys too.
-wait_for "the settle after the last key" 600 settled_after 24
+wait_for "the settle after the last key" 600 settled_after $((WARMUP_COMMITS + COMMITS))
 callgrind_control -d "$app" >/dev/null
-echo "callgrind-keys: $out/keys.callgrind.1 (20 keys after 4 warm-up keys; the .callgrind file is start-up and exit)"
+echo "callgrind-keys: $out/keys.callgrind.1 (the measured keys after the warm-up; the .callgrind file is start-up and exit)"
