@@ -38,7 +38,13 @@ export HOME=$out/home XDG_RUNTIME_DIR=$out/runtime GSETTINGS_BACKEND=memory GSK_
   GTK_IM_MODULE=gtk-im-context-simple PATH=/usr/bin:/bin:$PATH
 
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+session=
+# The D-Bus session is a process group of its own (setsid below): killed alone,
+# dbus-run-session left its bus daemon running after the script.
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  [ -z "$session" ] || kill -- "-$session" 2>/dev/null || true
+}
 trap cleanup EXIT
 # Xvfb picks a free display itself and writes its number once it listens: two runs at the
 # same time once chose the same free-looking number, and one app got both runs' keys.
@@ -60,9 +66,9 @@ wait_for() {  # wait_for DESCRIPTION SECONDS COMMAND…
   echo "callgrind-keys: timed out waiting for $what (log: $out/app.log)" >&2; exit 1
 }
 
-dbus-run-session -- valgrind --tool=callgrind --callgrind-out-file="$out/keys.callgrind" \
+setsid dbus-run-session -- valgrind --tool=callgrind --callgrind-out-file="$out/keys.callgrind" \
   "$composer" --profile "$out/home/profile" --text-file "$draft" --trace "$out/trace.jsonl" "$@" \
-  >"$out/app.log" 2>&1 & pids+=($!)
+  >"$out/app.log" 2>&1 & session=$!
 wait_for "the app to be ready" 900 grep -qs '"ready"' "$out/trace.jsonl"
 app=$(pgrep -f "valgrind.bin --tool=callgrind --callgrind-out-file=$out/keys.callgrind" | head -1)
 pids=("$app" "${pids[@]}")
