@@ -37,18 +37,18 @@ printf '[Settings]\ngtk-cursor-blink=false\n' > "$out/home/.config/gtk-4.0/setti
 export HOME=$out/home XDG_RUNTIME_DIR=$out/runtime GSETTINGS_BACKEND=memory GSK_RENDERER=gl GTK_A11Y=none \
   GTK_IM_MODULE=gtk-im-context-simple PATH=/usr/bin:/bin:$PATH
 
-pids=()
-session=
-# The D-Bus session is a process group of its own (setsid below): killed alone,
-# dbus-run-session left its bus daemon running after the script.
+xvfb= session=
+# The D-Bus session (dbus-run-session, its bus, the app under valgrind) is a process group of
+# its own (setsid below), ended as a whole before its display: killed alone, dbus-run-session
+# left its bus daemon running after the script.
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   [ -z "$session" ] || kill -- "-$session" 2>/dev/null || true
+  [ -z "$xvfb" ] || kill "$xvfb" 2>/dev/null || true
 }
 trap cleanup EXIT
 # Xvfb picks a free display itself and writes its number once it listens: two runs at the
 # same time once chose the same free-looking number, and one app got both runs' keys.
-Xvfb -displayfd 3 -screen 0 1024x768x24 -noreset 3>"$out/display" >"$out/xvfb.log" 2>&1 & pids+=($!)
+Xvfb -displayfd 3 -screen 0 1024x768x24 -noreset 3>"$out/display" >"$out/xvfb.log" 2>&1 & xvfb=$!
 for _ in $(seq 1 100); do [ -s "$out/display" ] && break; sleep 0.1; done
 [ -s "$out/display" ] || { echo "callgrind-keys: Xvfb did not start (log: $out/xvfb.log)" >&2; exit 1; }
 export DISPLAY=:$(head -n 1 "$out/display")
@@ -71,7 +71,6 @@ setsid dbus-run-session -- valgrind --tool=callgrind --callgrind-out-file="$out/
   >"$out/app.log" 2>&1 & session=$!
 wait_for "the app to be ready" 900 grep -qs '"ready"' "$out/trace.jsonl"
 app=$(pgrep -f "valgrind.bin --tool=callgrind --callgrind-out-file=$out/keys.callgrind" | head -1)
-pids=("$app" "${pids[@]}")
 window=$(xdotool search --onlyvisible --name '.*' | tail -1)
 xdotool windowfocus "$window"; xdotool mousemove --window "$window" 100 100; sleep 2
 for key in $WARMUP; do xdotool key "$key"; sleep 0.5; done

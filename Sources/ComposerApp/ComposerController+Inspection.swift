@@ -144,6 +144,7 @@ extension ComposerController {
     @_spi(Testing) public func overflowTagSets(_ property: String) -> Bool {
         cgtk_text_tag_sets(ui.tags.overflow, property) != 0
     }
+
     /// The overflow tag's text colour as GTK holds it ("rgb(192,28,40)") (tests).
     @_spi(Testing) public var overflowTagColor: String {
         var value = GValue()
