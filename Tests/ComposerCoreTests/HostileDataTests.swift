@@ -33,7 +33,8 @@ struct HostileDataTests {
                 + #""latin": line breaks and tabs made spaces"#,
         ])
         // What accepting inserts has no control left.
-        let row = try #require(CompletionSource.people(entries).entries.last)
+        let source = CompletionSource.people(entries)
+        let row = source.entry(at: source.count - 1)
         #expect(row.insertion == "@kim.minjun ")
         #expect(!row.insertion.unicodeScalars.contains(where: InvisibleControls.isControl))
     }

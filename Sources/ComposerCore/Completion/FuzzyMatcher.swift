@@ -51,8 +51,9 @@
 /// or only the previous matches (when the previous scan read every candidate).
 public final class FuzzyMatcher {
     public let candidateCount: Int
-    /// Original key texts, per candidate (for highlighting).
-    private let keys: [[String]]
+    /// Original key texts, candidate by candidate (for highlighting, and for the rows that
+    /// show the key that matched): key `k` is `originals[k]`.
+    private let originals: PackedStrings
 
     /// Folded keys, each followed by 0; buffer[0] is 0 too, so `position - 1` is always valid.
     private let buffer: [UInt32]
@@ -81,12 +82,27 @@ public final class FuzzyMatcher {
 
     /// - Parameter keys: per candidate, its searchable texts in tie-break order (the
     ///   one shown to the user first, so highlights land there when scores are equal).
-    public init(keys: [[String]], recentLimit: Int = 64) {
-        self.keys = keys
-        self.candidateCount = keys.count
+    public convenience init(keys: [[String]], recentLimit: Int = 64) {
+        var originals = PackedStrings()
+        var firstKey: [Int32] = []
+        for candidateKeys in keys {
+            firstKey.append(Int32(originals.count))
+            for key in candidateKeys { originals.append(key) }
+        }
+        firstKey.append(Int32(originals.count))
+        self.init(originals: originals, firstKey: firstKey, recentLimit: recentLimit)
+    }
+
+    /// - Parameters:
+    ///   - originals: every candidate's keys, candidate by candidate, each candidate's in
+    ///     tie-break order;
+    ///   - firstKey: where each candidate's keys start in `originals`, then `originals.count`.
+    init(originals: PackedStrings, firstKey: [Int32], recentLimit: Int = 64) {
+        precondition(firstKey.last.map { Int($0) == originals.count } ?? false, "FuzzyMatcher: firstKey must end with the key count")
+        self.originals = originals.compacted()
+        self.candidateCount = firstKey.count - 1
         self.recentLimit = max(0, recentLimit)
         var buffer: [UInt32] = [0]
-        var firstKey: [Int32] = []
         var keyStarts: [Int32] = []
         var masks: [UInt64] = []
         var summaries: [CandidateSummary] = []
@@ -95,18 +111,17 @@ public final class FuzzyMatcher {
         var headOwners: [Int32] = []
         var words: [Int32] = []
         var wordOwners: [Int32] = []
-        firstKey.reserveCapacity(keys.count + 1)
-        masks.reserveCapacity(keys.count)
-        summaries.reserveCapacity(keys.count)
-        for (candidate, candidateKeys) in keys.enumerated() {
-            firstKey.append(Int32(keyStarts.count))
+        keyStarts.reserveCapacity(originals.count + 1)
+        masks.reserveCapacity(candidateCount)
+        summaries.reserveCapacity(candidateCount)
+        for candidate in 0..<candidateCount {
             var mask: UInt64 = 0
             var summary = CandidateSummary()
             summary.textStart = UInt32(buffer.count)
-            for key in candidateKeys {
+            for key in Int(firstKey[candidate])..<Int(firstKey[candidate + 1]) {
                 let start = buffer.count
                 keyStarts.append(Int32(start))
-                TextFolding.fold(key) { value, _, _ in buffer.append(value) }
+                TextFolding.fold(originals[key]) { value, _, _ in buffer.append(value) }
                 let end = buffer.count
                 buffer.append(0)
                 longestKey = max(longestKey, end - start)
@@ -130,18 +145,37 @@ public final class FuzzyMatcher {
             masks.append(mask)
             summaries.append(summary)
         }
-        firstKey.append(Int32(keyStarts.count))
         keyStarts.append(Int32(buffer.count))
-        self.buffer = buffer
-        self.firstKey = firstKey
-        self.keyStarts = keyStarts
+        // Kept for the index's life: without the spare capacity appending left.
+        self.buffer = buffer.compacted()
+        self.firstKey = firstKey.compacted()
+        self.keyStarts = keyStarts.compacted()
         self.masks = masks
         self.summaries = summaries
         self.longestKey = longestKey
         (self.heads, self.headOwners) = Self.sortedBySuffix(heads, owners: headOwners, in: buffer)
         (self.words, self.wordOwners) = Self.sortedBySuffix(words, owners: wordOwners, in: buffer)
         let limit = UInt32(self.recentLimit)
-        self.order = (0..<keys.count).map { limit + UInt32($0) }
+        self.order = (0..<candidateCount).map { limit + UInt32($0) }
+    }
+
+    /// How many keys the candidates have in all.
+    public var keyCount: Int { originals.count }
+
+    /// How many keys `candidate` has.
+    public func keyCount(of candidate: Int) -> Int {
+        Int(firstKey[candidate + 1] - firstKey[candidate])
+    }
+
+    /// The text of `candidate`'s key number `key`, as given.
+    public func key(_ key: Int, of candidate: Int) -> String {
+        originals[keyIndex(key, of: candidate)]
+    }
+
+    /// Where `candidate`'s key number `key` is among all keys.
+    func keyIndex(_ key: Int, of candidate: Int) -> Int {
+        precondition(key >= 0 && key < keyCount(of: candidate), "FuzzyMatcher: no key \(key) of candidate \(candidate)")
+        return Int(firstKey[candidate]) + key
     }
 
     /// The candidates accepted recently, most recent first: they rank first among equal
@@ -453,7 +487,7 @@ public final class FuzzyMatcher {
                 for (offset, key) in (Int(firstKey[candidate])..<Int(firstKey[candidate + 1])).enumerated() {
                     let start = Int(keyStarts[key]), end = Int(keyStarts[key + 1]) - 1
                     guard let positions = scorer.positions(start, end, scoring: score) else { continue }
-                    let folded = TextFolding.foldWithSources(keys[candidate][offset])
+                    let folded = TextFolding.foldWithSources(originals[key])
                     return FuzzyMatch(candidate: candidate, score: score, key: offset,
                                       ranges: folded.originalRanges(ofFolded: positions))
                 }

@@ -162,7 +162,7 @@ public final class Composer {
         pipeline = makePipeline()
         let sources = completion.orderedSources
         var events: [TraceEvent] = [
-            .data(TracedData(sources: sources.map { ($0.name, $0.entries.count) }, recents: completion.recents.lists)),
+            .data(TracedData(sources: sources.map { ($0.name, $0.count) }, recents: completion.recents.lists)),
         ]
         events.append(.settle)
         if let overflowEvent = overflow.lastReported { events.append(overflowEvent) }
@@ -185,7 +185,7 @@ public final class Composer {
             highlighter = Self.makeHighlighter(tokens)
             pipeline = makePipeline()
         }
-        trace(.data(TracedData(sources: data.sources.map { ($0.name, $0.entries.count) },
+        trace(.data(TracedData(sources: data.sources.map { ($0.name, $0.count) },
                                recents: completion.recents.lists)))
         effects.append(.requestSettle)
     }

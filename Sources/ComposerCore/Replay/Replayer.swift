@@ -261,8 +261,8 @@ public final class Replayer {
                 output.warnings.append("line with \"data\": the recording had a source \"\(name)\" this replay does not know")
                 continue
             }
-            if source.entries.count != recordedCount {
-                output.warnings.append("the data differs from the recording's: \(source.entries.count) \(name), recorded \(recordedCount)")
+            if source.count != recordedCount {
+                output.warnings.append("the data differs from the recording's: \(source.count) \(name), recorded \(recordedCount)")
             }
             sources.append(source)
         }
@@ -273,7 +273,7 @@ public final class Replayer {
     /// An older recording's data, all of it at once: people and channels, and the emoji.
     private func installAllData() {
         let names = [CompletionSource.peopleName, CompletionSource.channelsName, CompletionSource.emojiName]
-        let sources = names.compactMap { name in data.source(named: name).map { (name: name, count: $0.entries.count) } }
+        let sources = names.compactMap { name in data.source(named: name).map { (name: name, count: $0.count) } }
         installData(TracedData(sources: sources, recents: [:]))
     }
 
