@@ -12,7 +12,8 @@ struct CompletionBenchmark: ParsableCommand {
             included) and with gtk_source_completion_fuzzy_match (a full scan and a sort by its \
             priority, on the handle only and on all four keys), side by side in the same run; whether \
             each labelled query's first result is the one a person typing it expects; and the time per \
-            keystroke when a name is typed letter by letter. The people are data/people.jsonl scaled up \
+            keystroke when a name is typed letter by letter; and the memory the people and the emoji \
+            indexes keep once built (glibc's heap in use after, less before). The people are data/people.jsonl scaled up \
             deterministically (copy k of each person gets the suffix k). Run it with `make bench` (a \
             release build). Exit status: 0 when it ran (a missed goal is a FAIL in the output), 1 when \
             there are no people or the Markdown file cannot be written, 2 on a usage error.
