@@ -13,6 +13,8 @@
 #include <adwaita.h>
 #include <glib-unix.h>
 #include <libintl.h>
+// malloc_trim: the data loader hands back what its thread's malloc arena kept (ComposerData).
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
