@@ -107,7 +107,7 @@ BINDIR := $(DESTDIR)$(PREFIX)/bin
 DATADIR := $(DESTDIR)$(PREFIX)/share
 # ---------------------------------------------------------------------------------------
 
-.PHONY: all deps build locale po test matrix matrix-doc peers-doc run bench clean install install-files deb uninstall transcripts
+.PHONY: all deps build locale po test matrix matrix-doc peers-doc run bench clean install install-files deb uninstall transcripts symbol-order
 
 all: build
 
@@ -246,6 +246,13 @@ peers-doc: deps locale
 	cp .build/ime-peers/peers.md docs/ime-peers.md; \
 	echo "make peers-doc: wrote docs/ime-peers.md"; \
 	exit $$status
+
+# scripts/ime-composer.order: the functions the release app runs at start-up and per key,
+# which lld places together (Package.swift); re-run after large changes (about 5 minutes
+# under callgrind; see the script).
+symbol-order: deps locale
+	$(SWIFT) build -c release --product ime-composer $(SWIFT_RELEASE_FLAGS)
+	scripts/symbol-order.sh
 
 # Re-record Tests/Transcripts/*.jsonl from the end-to-end tests' real sessions (see README).
 transcripts: deps

@@ -22,19 +22,25 @@
 # them), as the script waits for those commits in the trace. With the completion list open:
 #   WARMUP="at t a BackSpace a" WARMUP_COMMITS=4 KEYS="$(printf 'BackSpace a %.0s' {1..10})" \
 #     COMMITS=10 Benchmarks/callgrind-keys.sh /tmp/open "$(mktemp)"
+# STARTUP=keep dumps the start-up and warm-up (keys.callgrind.1) instead of discarding them,
+# the keys going to keys.callgrind.2; VALGRIND_ARGS adds callgrind options; GTK_A11Y=atspi
+# keeps GTK's accessibility on (default none, for steadier counts). `make
+# symbol-order` uses both (scripts/symbol-order.sh).
 set -euo pipefail
 out=${1:?OUT_DIR}; draft=${2:?DRAFT_FILE}; shift 2
 WARMUP=${WARMUP:-w x y z}
 KEYS=${KEYS:-a b c d e f g h i j k l m n o p q r s t}
 WARMUP_COMMITS=${WARMUP_COMMITS:-$(wc -w <<<"$WARMUP")}
 COMMITS=${COMMITS:-$(wc -w <<<"$KEYS")}
+STARTUP=${STARTUP:-discard}
+read -r -a valgrind_args <<<"${VALGRIND_ARGS:-}"
 composer=$(realpath "${COMPOSER:-.build/release/ime-composer}")
 draft=$(realpath "$draft")
 mkdir -p "$out"; out=$(realpath "$out")
 rm -rf "$out/home" "$out/runtime" "$out"/keys.callgrind* "$out/trace.jsonl" "$out/display"
 mkdir -p "$out/home/.config/gtk-4.0" "$out/runtime"; chmod 700 "$out/runtime"
 printf '[Settings]\ngtk-cursor-blink=false\n' > "$out/home/.config/gtk-4.0/settings.ini"
-export HOME=$out/home XDG_RUNTIME_DIR=$out/runtime GSETTINGS_BACKEND=memory GSK_RENDERER=gl GTK_A11Y=none \
+export HOME=$out/home XDG_RUNTIME_DIR=$out/runtime GSETTINGS_BACKEND=memory GSK_RENDERER=gl GTK_A11Y=${GTK_A11Y:-none} \
   GTK_IM_MODULE=gtk-im-context-simple PATH=/usr/bin:/bin:$PATH
 
 xvfb= session=
@@ -66,7 +72,7 @@ wait_for() {  # wait_for DESCRIPTION SECONDS COMMAND…
   echo "callgrind-keys: timed out waiting for $what (log: $out/app.log)" >&2; exit 1
 }
 
-setsid dbus-run-session -- valgrind --tool=callgrind --callgrind-out-file="$out/keys.callgrind" \
+setsid dbus-run-session -- valgrind --tool=callgrind --callgrind-out-file="$out/keys.callgrind" ${valgrind_args[@]+"${valgrind_args[@]}"} \
   "$composer" --profile "$out/home/profile" --text-file "$draft" --trace "$out/trace.jsonl" "$@" \
   >"$out/app.log" 2>&1 & session=$!
 wait_for "the app to be ready" 900 grep -qs '"ready"' "$out/trace.jsonl"
@@ -79,10 +85,14 @@ wait_for "the settle after the warm-up keys" 600 settled_after "$WARMUP_COMMITS"
 # Zeroed while the app was still busy with the warm-up keys' frames, callgrind left it
 # stalled and the next keys never reached it (seen twice); zeroed once it idles, it goes on.
 sleep 5
-callgrind_control -z "$app" >/dev/null
+if [ "$STARTUP" = keep ]; then callgrind_control -d "$app" >/dev/null; else callgrind_control -z "$app" >/dev/null; fi
 for key in $KEYS; do xdotool key "$key"; sleep 0.5; done
 wait_for "the measured keys" 600 test "$(committed)" -ge $((WARMUP_COMMITS + COMMITS))
 # The settle after the last commit (its effects on the widgets) belongs to the keys too.
 wait_for "the settle after the last key" 600 settled_after $((WARMUP_COMMITS + COMMITS))
 callgrind_control -d "$app" >/dev/null
-echo "callgrind-keys: $out/keys.callgrind.1 (the measured keys after the warm-up; the .callgrind file is start-up and exit)"
+if [ "$STARTUP" = keep ]; then
+  echo "callgrind-keys: $out/keys.callgrind.1 (start-up and warm-up), .2 (the measured keys), .callgrind (exit)"
+else
+  echo "callgrind-keys: $out/keys.callgrind.1 (the measured keys after the warm-up; the .callgrind file is start-up and exit)"
+fi
