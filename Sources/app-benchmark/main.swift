@@ -584,7 +584,7 @@ extension Benchmark {
             + "meter's fork to the first damage of the program's first mapped top-level (its `_NET_WM_PID`), "
             + "\(options.startups) launches each, rotated; RSS = VmRSS at that first frame (median) and after the idle period. "
             + "The composer starts reading and indexing its people, channels and emoji (the emoji index is about "
-            + "8 MiB) once its first frame is painted, on a thread of its own: they are off the first frame's path "
+            + "4 MiB) once its first frame is painted, on a thread of its own: they are off the first frame's path "
             + "(the 100,000-people row shows it) and in the idle RSS.")
         out.append("")
         out.append("| Program | Idle CPU | Idle run time | Wake-ups (threads) | Idle frames | Threads | Start → first frame median | p90 | RSS at first frame | RSS once idle |")
