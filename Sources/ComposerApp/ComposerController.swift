@@ -166,15 +166,12 @@ public final class ComposerController {
     /// The app loads `--data`; tests pass a loader they hold back.
     ///
     /// Once the data is in use, a thread of its own gives the system back the memory that
-    /// reading and installing it freed (`malloc_trim`): glibc returns an arena's free memory
-    /// only from its top, so the parsed files and the intermediate lists, freed in any
-    /// order, stayed resident. With the emoji that was 7 to 10 MB of the composer's memory
-    /// once idle (issue #35's memory goal).
+    /// reading and installing it freed (`FreedMemory`): 7 MB with the emoji.
     public func loadDataAfterFirstFrame(_ load: @escaping @Sendable () -> ComposerData) {
         afterFirstFrame { [weak self] in
             MainLoop.offMainThread(load) { data in
                 self?.useData(data)
-                MainLoop.offMainThread({ malloc_trim(0) }, then: { _ in })
+                MainLoop.offMainThread({ FreedMemory.giveBack() }, then: { _ in })
             }
         }
     }

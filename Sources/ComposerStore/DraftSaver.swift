@@ -9,10 +9,22 @@ import Foundation
 /// slow disk never builds a backlog. A write that fails (a full disk, a read-only
 /// profile) keeps what it could not write and tries again with the next request or
 /// `flush`; `report` hears how each attempt went (nil: all written), on the queue.
+///
+/// After a write that changed the kept draft's size by `largeChangeBytes` or more since
+/// the last such write (a long paste saved, a long draft sent or cleared), `afterLargeChange`
+/// runs on the queue: the app gives back to the system the memory freed around the change
+/// (after a 10 MB paste, 53 MB that glibc kept: issue #35).
 public final class DraftSaver: @unchecked Sendable {
+    /// A change of the kept draft this large (UTF-8 bytes) calls `afterLargeChange`.
+    public static let largeChangeBytes = 1 << 20
+
     public let directory: URL
     private let queue = SerialWorker(name: "ime-composer profile store")
     private let report: @Sendable (StoreNotice?) -> Void
+    private let afterLargeChange: @Sendable () -> Void
+    /// The size of the draft written by the last write that called `afterLargeChange` (the
+    /// queue's only).
+    private var bytesAtLastLargeChange = 0
     /// Guards `pendingDraft` and `pendingMessages`, which the main thread fills.
     private let lock = NSLock()
     private var pendingDraft: Draft?
@@ -22,10 +34,12 @@ public final class DraftSaver: @unchecked Sendable {
 
     /// - Parameter store: the store opened at start, or nil (none yet: it is created with
     ///   the first write; or it could not be opened: it is tried again then).
-    public init(directory: URL, store: ProfileStore?, report: @escaping @Sendable (StoreNotice?) -> Void) {
+    public init(directory: URL, store: ProfileStore?, report: @escaping @Sendable (StoreNotice?) -> Void,
+                afterLargeChange: @escaping @Sendable () -> Void = {}) {
         self.directory = directory
         self.store = store
         self.report = report
+        self.afterLargeChange = afterLargeChange
     }
 
     /// Saves `draft` soon (replacing any draft not yet written).
@@ -105,6 +119,13 @@ public final class DraftSaver: @unchecked Sendable {
             if let draft {
                 try store.saveDraft(draft)
                 lock.withLock { if pendingDraft == draft { pendingDraft = nil } }
+            }
+            if let written = draft ?? messages.last?.draftAfter {
+                let bytes = written.text.utf8.count
+                if abs(bytes - bytesAtLastLargeChange) >= Self.largeChangeBytes {
+                    bytesAtLastLargeChange = bytes
+                    afterLargeChange()
+                }
             }
         } catch {
             let notice = StoreNotice.cannotSave(path: store.url.path, reason: StoreOpener.describe(error))

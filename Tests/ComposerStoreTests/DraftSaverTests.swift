@@ -13,6 +13,30 @@ final class Reports: @unchecked Sendable {
 
 @Suite("Saving off the main thread")
 struct DraftSaverTests {
+    @Test("a long paste saved, and the long draft then sent, each give memory back once; typing does not")
+    func largeChanges() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let calls = Reports()
+        let saver = DraftSaver(directory: scratch.url, store: nil, report: { _ in }, afterLargeChange: { calls.add(nil) })
+        let long = String(repeating: "日本語の下書き。", count: DraftSaver.largeChangeBytes / 24 + 1)
+        #expect(long.utf8.count >= DraftSaver.largeChangeBytes)
+        saver.save(Draft(text: "hello", caret: 5))
+        #expect(saver.flush() == nil)
+        #expect(calls.all.isEmpty)
+        saver.save(Draft(text: "hello" + long, caret: 5))  // a paste
+        #expect(saver.flush() == nil)
+        #expect(calls.all.count == 1)
+        for typed in ["a", "ab", "abc"] {  // typing into the long draft
+            saver.save(Draft(text: "hello" + long + typed, caret: 5))
+            #expect(saver.flush() == nil)
+        }
+        #expect(calls.all.count == 1)
+        saver.recordSent("hello" + long + "abc", draftAfter: .empty)  // sent: the draft is empty again
+        #expect(saver.flush() == nil)
+        #expect(calls.all.count == 2)
+    }
+
     @Test("writes in the order asked: a message, then the drafts after it; the last draft wins")
     func order() throws {
         let scratch = try ScratchDirectory()

@@ -22,9 +22,12 @@ public nonisolated struct ProfileOpening: Sendable {
         let url = URL(fileURLWithPath: directory)
         let reports = StoreReports()
         let report: @Sendable (StoreNotice?) -> Void = { notice in MainLoop.post { reports.deliver(notice) } }
+        /// The saver gives memory back after a long paste or a long draft sent (`FreedMemory`).
+        func saver(store: ProfileStore?) -> DraftSaver {
+            DraftSaver(directory: url, store: store, report: report, afterLargeChange: FreedMemory.giveBack)
+        }
         guard FileManager.default.fileExists(atPath: url.appendingPathComponent(ProfileStore.fileName).path) else {
-            return ProfileOpening(saver: DraftSaver(directory: url, store: nil, report: report), restored: .empty, notice: nil,
-                                  reports: reports)
+            return ProfileOpening(saver: saver(store: nil), restored: .empty, notice: nil, reports: reports)
         }
         let (store, openNotice) = StoreOpener.open(directory: url)
         var notice = openNotice
@@ -38,8 +41,7 @@ public nonisolated struct ProfileOpening: Sendable {
         } else if let readable = StoreOpener.readOnlyState(directory: url) {
             restored = readable  // read-only: restored, and saving is reported off
         }
-        return ProfileOpening(saver: DraftSaver(directory: url, store: store, report: report), restored: restored, notice: notice,
-                              reports: reports)
+        return ProfileOpening(saver: saver(store: store), restored: restored, notice: notice, reports: reports)
     }
 }
 
