@@ -176,7 +176,7 @@ public final class CompletionSource {
         index(ofID: id).map(entry(at:))
     }
 
-    /// The first entry with this id (binary search in `byID`).
+    /// The first entry with this id (binary search in `byID`; ids compare as their UTF-8 bytes).
     private func index(ofID id: String) -> Int? {
         let wanted = Array(id.utf8)
         var low = 0, high = byID.count
