@@ -13,7 +13,7 @@
  *   paint-meter keys  (--window ID | --pid PID | --name TITLE) [--keys "a b space …"]
  *                     [--warmup "a Escape"] [--quiet-ms 80] [--max-wait-ms 2000]
  *                     [--settle-max-ms 3000] [--ready-quiet-ms 300] [--ready-timeout-ms 60000]
- *                     [--no-focus] [--find-timeout-ms 30000]
+ *                     [--keys-quiet-ms N] [--no-focus] [--find-timeout-ms 30000]
  *       Focuses the window, waits until it is ready (no damage, and with --pid, almost no
  *       CPU, for --ready-quiet-ms), then for each key: XTest press + release, time to the
  *       first damage on the window ("latency_us"), and on until no damage came for
@@ -21,6 +21,11 @@
  *       then, so keys never overlap. A key without damage within --max-wait-ms is "missed"
  *       (latency null). Warm-up keys are sent and reported with "warmup":true. Each key's
  *       "area" is the pixels its damage rectangles cover (summed: overlaps count twice).
+ *       --keys-quiet-ms: before the first measured key, no damage (and with --pid, almost no
+ *       CPU) for that long (default --quiet-ms). GtkScrolledWindow's overlay scroll indicator
+ *       fades out 2–2.5 s after the last scroll, over about 1 s: in a window that scrolled at
+ *       start (a long draft), those ~50 frames otherwise land on whichever measured key they
+ *       meet, in one program's run and not the other's.
  *       With --pid, a "cpu" line before "done" has the whole process's CPU over the measured keys
  *       (warm-up excluded), every thread (the GL renderer's too): from the first measured
  *       key's press to the process's quiet after the last one (no damage and under 5% of a
@@ -552,6 +557,7 @@ struct options {
     const char *keys;
     const char *warmup;
     int quiet_ms, max_wait_ms, settle_max_ms, ready_quiet_ms, ready_timeout_ms, find_timeout_ms, timeout_ms, ms;
+    int keys_quiet_ms; /* 0: quiet_ms */
     bool focus, exit_at_once;
     char **program;
 };
@@ -601,8 +607,11 @@ static int run_keys(const struct options *o)
     for (int i = 0; i < count && !stop_signal; i++) {
         const struct key *key = &keys[i];
         if (!key->warmup && !cpu_started && o->pid > 0) {
-            /* The warm-up's own work ends first: it is not the measured keys'. */
-            if (i > 0) wait_quiet(window, o->pid, o->quiet_ms, o->settle_max_ms, NULL, NULL);
+            /* The warm-up's own work ends first: it is not the measured keys'. So does a scroll
+             * indicator's fade (--keys-quiet-ms). */
+            int keys_quiet_ms = o->keys_quiet_ms > 0 ? o->keys_quiet_ms : o->quiet_ms;
+            if (i > 0 || o->keys_quiet_ms > 0)
+                wait_quiet(window, o->pid, keys_quiet_ms, o->settle_max_ms + 2 * keys_quiet_ms, NULL, NULL);
             cpu_started = snapshot(o->pid, &cpu_before);
         }
         if (!key->warmup) measured++;
@@ -936,6 +945,8 @@ int main(int argc, char **argv)
             o.max_wait_ms = int_arg(argc, argv, &i);
         } else if (strcmp(a, "--settle-max-ms") == 0) {
             o.settle_max_ms = int_arg(argc, argv, &i);
+        } else if (strcmp(a, "--keys-quiet-ms") == 0) {
+            o.keys_quiet_ms = int_arg(argc, argv, &i);
         } else if (strcmp(a, "--ready-quiet-ms") == 0) {
             o.ready_quiet_ms = int_arg(argc, argv, &i);
         } else if (strcmp(a, "--ready-timeout-ms") == 0) {

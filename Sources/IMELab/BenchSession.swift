@@ -248,11 +248,14 @@ public final class BenchSession: @unchecked Sendable {
 
     /// `paint-meter keys`: focuses `window`, waits until it is quiet (no damage; with `pid`,
     /// no CPU either), then types `warmup` and `keys` one at a time, each after the previous
-    /// one's paint has ended.
+    /// one's paint has ended. `keysQuietMilliseconds`: how long it must be quiet before the
+    /// first measured key (default `quietMilliseconds`; see `paint-meter`'s --keys-quiet-ms).
     public func type(_ keys: [String], warmup: [String] = [], window: UInt, pid: Int32? = nil,
-                     quietMilliseconds: Int = 80, timeout: Duration? = nil) throws -> KeyRun {
+                     quietMilliseconds: Int = 80, keysQuietMilliseconds: Int? = nil,
+                     timeout: Duration? = nil) throws -> KeyRun {
         var arguments = ["keys", "--window", String(window), "--keys", keys.joined(separator: " "),
                          "--quiet-ms", String(quietMilliseconds)]
+        if let keysQuietMilliseconds { arguments += ["--keys-quiet-ms", String(keysQuietMilliseconds)] }
         if !warmup.isEmpty { arguments += ["--warmup", warmup.joined(separator: " ")] }
         if let pid { arguments += ["--pid", String(pid)] }
         let limit = timeout ?? .seconds(90) + .seconds(6) * (keys.count + warmup.count)
