@@ -13,7 +13,7 @@
 #include <adwaita.h>
 #include <glib-unix.h>
 #include <libintl.h>
-// malloc_trim: the data loader hands back what its thread's malloc arena kept (ComposerData).
+// malloc_trim: memory freed by reading the data or saving a long draft goes back (FreedMemory).
 #include <malloc.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -29,7 +29,7 @@ static inline const char *cgtk_type_name_of(gpointer instance) {
 
 /// The runtime GType of any GTypeInstance (G_TYPE_FROM_INSTANCE is a macro).
 static inline GType cgtk_type_of(gpointer instance) { return G_TYPE_FROM_INSTANCE(instance); }
-// An int-sized property (int, enum, flags) of `object` (g_object_get is variadic).
+// An int-sized property (int, gboolean, enum, flags) of `object` (g_object_get is variadic).
 static inline int cgtk_object_get_int(gpointer object, const char *name) { int v = 0; g_object_get(object, name, &v, NULL); return v; }
 
 /// g_log at CRITICAL level (g_critical is a variadic macro): for testing the harness.
@@ -81,13 +81,6 @@ static inline void cgtk_style_overflow_tag(GtkTextTag *tag, const char *foregrou
 static inline void cgtk_style_control_tag(GtkTextTag *tag) {
     g_object_set(tag, "show-spaces", PANGO_SHOW_IGNORABLES, "background", CGTK_CONTROL_MARK_RGBA,
                  "letter-spacing", CGTK_CONTROL_MARK_SPACING, NULL);
-}
-
-/// Whether a text tag sets one of its properties ("underline-set", "background-set"…): for tests.
-static inline gboolean cgtk_text_tag_sets(GtkTextTag *tag, const char *property) {
-    gboolean set = FALSE;
-    g_object_get(tag, property, &set, NULL);
-    return set;
 }
 
 /// A text tag's "show-spaces" (g_object_get is variadic): for tests.

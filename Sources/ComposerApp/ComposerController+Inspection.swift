@@ -142,7 +142,7 @@ extension ComposerController {
 
     /// Whether the overflow tag sets `property` ("underline-set", "background-set") (tests).
     @_spi(Testing) public func overflowTagSets(_ property: String) -> Bool {
-        cgtk_text_tag_sets(ui.tags.overflow, property) != 0
+        cgtk_object_get_int(ui.tags.overflow, property) != 0
     }
 
     /// The overflow tag's text colour as GTK holds it ("rgb(192,28,40)") (tests).
