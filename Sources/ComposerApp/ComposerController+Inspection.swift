@@ -50,6 +50,14 @@ extension ComposerController {
         set { ui.messageList.scrollValue = newValue }
     }
     @_spi(Testing) public var inputMaximumHeight: Int { Int(gtk_scrolled_window_get_max_content_height(opaque(ui.inputScroller))) }
+    /// The input's vertical scroll: its position, the text's height and the input's (tests).
+    @_spi(Testing) public var inputScroll: (value: Double, upper: Double, pageSize: Double) {
+        let adjustment = gtk_scrolled_window_get_vadjustment(opaque(ui.inputScroller))
+        return (gtk_adjustment_get_value(adjustment), gtk_adjustment_get_upper(adjustment),
+                gtk_adjustment_get_page_size(adjustment))
+    }
+    /// Whether the input still follows the end of the draft it was given (`StartAtEnd`).
+    @_spi(Testing) public var inputFollowsEnd: Bool { ui.inputSizer.followsEnd }
 
     /// Turns the simulated keyboard on or off (the toggle's action; for tests too).
     @_spi(Testing) public func setSimulatedKeyboard(_ on: Bool) {

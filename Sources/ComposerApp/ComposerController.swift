@@ -108,6 +108,7 @@ public final class ComposerController {
         gtk_text_buffer_set_modified(ui.buffer.pointer, 0)
         let caret = model.selection.caret
         ui.buffer.select(anchor: caret, caret: caret)
+        if StartAtEnd.follows(draftScalars: model.document.scalarCount, caret: caret) { ui.inputSizer.followEndUntilInput() }
 
         observeBuffer()
         inputMethod = InputMethodObserver(textView: ui.textView) { [weak self] event in self?.forward(event) }
@@ -214,6 +215,7 @@ public final class ComposerController {
     /// Reports `event` to the composer and applies what it decides.
     func forward(_ event: InputEvent) {
         guard !destroyed else { return }
+        if ui.inputSizer.followsEnd, StartAtEnd.endsFollowing(event) { ui.inputSizer.stopFollowingEnd() }
         apply(composer.handle(event))
     }
 

@@ -41,5 +41,61 @@ extension GtkWindowSuites {
             #expect(beforeShown == -1, "a short draft is not given a height before it is measured: \(beforeShown)")
             #expect(composer.inputHeight < 60, "one line: \(composer.inputHeight) px")
         }
+
+        /// A draft given with the caret at its end starts at its very end, the input's bottom
+        /// margin shown (`StartAtEnd`): scrolled "just enough" instead, 5 px short, the first
+        /// kana (a taller fallback font) scrolled the input and GtkScrolledWindow's indicator
+        /// faded in and out, 2.7 frames per key instead of 1 (Benchmarks/findings.md). GTK
+        /// computes a scroll from estimated line heights, so it is followed while GTK lays
+        /// the draft out: a short draft (measured once shown) and a long one (prefitted).
+        @Test(arguments: [20, 800])
+        func aDraftWithTheCaretAtItsEndIsShownAtItsVeryEnd(lines: Int) async throws {
+            let draft = lines == 800 ? Self.longDraft
+                : String(repeating: "typing frame world 日本語 テスト\n", count: lines) + "the end"
+            let options = ComposerOptions(initialText: draft, profileDirectory: try GtkFixture.newProfile())
+            let (composer, _) = try await GtkFixture.composer(options)
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.settled(composer, "the input fitted") {
+                composer.inputMaximumHeight > 0 && composer.inputHeight == composer.inputMaximumHeight
+            }
+            var scroll = composer.inputScroll
+            try await GtkFixture.wait("the input at the end of its text") {
+                scroll = composer.inputScroll
+                return scroll.upper > scroll.pageSize && scroll.value == scroll.upper - scroll.pageSize
+            }
+            #expect(composer.inputFollowsEnd, "nothing was typed: the input still follows its end")
+            // The first key ends it: from then on the text view keeps its caret in view.
+            try await GtkFixture.xdotool(["type", "x"])
+            try await GtkFixture.settled(composer, "the typed x") { composer.model.text.hasSuffix("x") }
+            #expect(!composer.inputFollowsEnd, "typing stopped following the end")
+        }
+
+        /// Scrolling up while GTK lays the draft out is the user's: the input stays where the
+        /// user scrolled when the text's height changes afterwards (here: a narrower window
+        /// wraps more lines).
+        @Test func aScrollByTheUserEndsFollowingTheEnd() async throws {
+            let draft = String(repeating: "typing frame world 日本語 テスト message hello 入力\n", count: 30) + "the end"
+            let options = ComposerOptions(initialText: draft, profileDirectory: try GtkFixture.newProfile())
+            let (composer, _) = try await GtkFixture.composer(options)
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.wait("the input at the end of its text") {
+                let scroll = composer.inputScroll
+                return scroll.upper > scroll.pageSize && scroll.value == scroll.upper - scroll.pageSize
+            }
+            var x = 0.0, y = 0.0
+            gtk_widget_translate_coordinates(composer.textView, composer.window, 20, 20, &x, &y)
+            let window = try #require(GtkFixture.windowID)
+            try await GtkFixture.xdotool(["mousemove", "--window", window, String(Int(x)), String(Int(y)),
+                                          "click", "4", "click", "4", "click", "4"])
+            try await GtkFixture.wait("the user's scroll up") {
+                let scroll = composer.inputScroll
+                return !composer.inputFollowsEnd && scroll.value < scroll.upper - scroll.pageSize - 1
+            }
+            let upper = composer.inputScroll.upper
+            gtk_window_set_default_size(cast(composer.window), 320, gtk_widget_get_height(composer.window))
+            try await GtkFixture.wait("the narrower window's taller text") { composer.inputScroll.upper > upper + 1 }
+            let scroll = composer.inputScroll
+            #expect(scroll.value < scroll.upper - scroll.pageSize - 1, "the input went back to the end: \(scroll)")
+        }
     }
 }

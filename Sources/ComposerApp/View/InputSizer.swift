@@ -9,10 +9,60 @@ final class InputSizer {
     private let inputScroller: UnsafeMutablePointer<GtkWidget>
     private let buffer: TextBuffer
 
+    /// The text view's vertical adjustment (the scrolled window's).
+    private let adjustment: UnsafeMutablePointer<GtkAdjustment>
+
     init(textView: UnsafeMutablePointer<GtkWidget>, inputScroller: UnsafeMutablePointer<GtkWidget>, buffer: TextBuffer) {
         self.textView = textView
         self.inputScroller = inputScroller
         self.buffer = buffer
+        adjustment = gtk_scrolled_window_get_vadjustment(opaque(inputScroller))
+    }
+
+    /// Whether the input is kept at the end of its text (`StartAtEnd`): a draft given with
+    /// the caret at its end, until the user's first input.
+    private(set) var followsEnd = false
+    private var followHandlers: [gulong] = []
+    private var userScrollWatcher: OpaquePointer?
+
+    /// Keeps the input at the very end of its text (its bottom margin shown) while GTK lays
+    /// the draft out, from the first frame until `stopFollowingEnd`: each time the text's
+    /// height (the adjustment's upper) or the input's (its page size) changes. The user
+    /// scrolling or pressing on the scroll bar stops it here; every other input is an
+    /// `InputEvent` (`StartAtEnd.endsFollowing`).
+    func followEndUntilInput() {
+        guard !followsEnd else { return }
+        followsEnd = true
+        let follow: () -> Void = { [weak self] in self?.showEnd() }
+        followHandlers = [onNotify(adjustment, property: "upper", follow),
+                          onNotify(adjustment, property: "page-size", follow)]
+        let watcher = gtk_event_controller_legacy_new()!
+        gtk_event_controller_set_propagation_phase(watcher, GTK_PHASE_CAPTURE)
+        onPointerBoolSignal(watcher, "event") { [weak self] event in
+            switch gdk_event_get_event_type(OpaquePointer(event)) {
+            case GDK_BUTTON_PRESS, GDK_SCROLL, GDK_TOUCH_BEGIN, GDK_TOUCHPAD_SWIPE, GDK_TOUCHPAD_PINCH:
+                self?.stopFollowingEnd()
+            default: break
+            }
+            return false
+        }
+        gtk_widget_add_controller(inputScroller, watcher)
+        userScrollWatcher = watcher
+    }
+
+    /// The user's first input: from now on the text view keeps its caret in view itself.
+    func stopFollowingEnd() {
+        guard followsEnd else { return }
+        followsEnd = false
+        for handler in followHandlers { g_signal_handler_disconnect(adjustment.rawPointer, handler) }
+        followHandlers = []
+        if let watcher = userScrollWatcher { gtk_widget_remove_controller(inputScroller, watcher) }
+        userScrollWatcher = nil
+    }
+
+    /// Scrolls to the end of the text without animation (a value set ends any animation).
+    private func showEnd() {
+        gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
     }
 
     /// The scalar offset where the last walk over the display lines stopped, after the
@@ -75,7 +125,11 @@ final class InputSizer {
         // given at start), so show it. Not while it grows: the new height shows every line,
         // and GTK, still seeing the old height, would animate a scroll over the next frames.
         if growthCap != nil {
-            gtk_text_view_scroll_mark_onscreen(cast(textView), gtk_text_buffer_get_insert(buffer.pointer))
+            if followsEnd {
+                showEnd()
+            } else {
+                gtk_text_view_scroll_mark_onscreen(cast(textView), gtk_text_buffer_get_insert(buffer.pointer))
+            }
         }
     }
 
@@ -129,13 +183,16 @@ final class InputSizer {
     /// told its value changed (it validates what its new height shows and takes its true
     /// page size), and the caret scrolled into view under that height.
     func endScrollWhileGrowing() {
-        let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(textView))!
         guard growthCap != nil else {
             gtk_adjustment_set_value(adjustment, 0)
             return
         }
         gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment))
         cgtk_adjustment_emit_value_changed(adjustment)
+        if followsEnd {
+            showEnd()
+            return
+        }
         var caret = GtkTextIter()
         gtk_text_buffer_get_iter_at_mark(buffer.pointer, &caret, gtk_text_buffer_get_insert(buffer.pointer))
         gtk_text_view_scroll_to_iter(cast(textView), &caret, 0, 0, 0, 0)
