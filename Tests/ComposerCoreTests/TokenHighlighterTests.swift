@@ -445,6 +445,30 @@ extension MentionHighlighterTests {
         #expect(driver.highlighter.lastScannedScalars == 0, "the paste lies outside the span: nothing read")
         #expect(removals() == Array(repeating: [0..<length], count: 3), "the paste's own tags, one range per kind")
     }
+
+    /// A paste at the shown caret of a long draft is read only as far as the span around
+    /// the shown text goes, not whole: the shown text moves with edits but never grows (the
+    /// window says where the input went once GTK scrolled to the caret).
+    @Test func aPasteAtTheShownCaretIsNotReadWhole() {
+        let chunk = "hello @tanaka and #general :cat_face: 田中さん\n"
+        let driver = HighlightDriver(text: String(repeating: chunk, count: 200_000 / chunk.unicodeScalars.count + 1),
+                                     inheritance: [true, false])
+        let count = driver.count, margin = TokenHighlighter.spanMargin, reach = driver.highlighter.reach
+        driver.settle()
+        #expect(!driver.show((count - 500)..<count), "the span around the caret serves the end")
+        let pasted = String(repeating: chunk, count: 10_000)
+        driver.type(pasted, at: count, origin: .paste)
+        driver.settle()
+        let span = (count - 500 - margin)..<(count + margin)
+        #expect(driver.highlighter.span == span)
+        #expect(driver.highlighter.lastScannedScalars <= 2 * margin + 4 * reach + 16,
+                "read \(driver.highlighter.lastScannedScalars) scalars of a \(pasted.unicodeScalars.count)-scalar paste")
+        let expected = oracle(driver.text)
+        for kind in HighlightKind.allCases {
+            let same = driver.ranges(kind) == TokenHighlighter.clip(expected[kind]!, to: span)
+            #expect(same, "\(kind): the tags differ from a full scan's inside the span, or lie outside it")
+        }
+    }
 }
 
 // MARK: properties
@@ -570,6 +594,10 @@ struct MentionHighlighterPropertyTests {
                 }
                 #expect(span.clamped(to: 0..<driver.count) == span, "\(span) past the text's \(driver.count) scalars")
                 if driver.count <= 30 { #expect(span == 0..<driver.count, "a short draft is highlighted whole") }
+                if driver.count > 30, let shown = driver.highlighter.shown?.range {
+                    #expect(TokenHighlighter.keeps(span, around: shown, count: driver.count, margin: 20),
+                            "\(span) does not serve the shown \(shown) of \(driver.count) scalars")
+                }
                 let expected = oracle(driver.text, shortcodes: propertyShortcodes)
                 for kind in HighlightKind.allCases {
                     let inside = TokenHighlighter.clip(expected[kind]!, to: span)

@@ -84,8 +84,9 @@ public final class TokenHighlighter: SettleStep {
     /// outside it. The whole text for a short draft; nil before the first settle.
     public private(set) var span: Range<Int>?
     /// The text the input shows, as the window last said, and the edit log's sequence
-    /// then (its offsets count the edits up to it).
-    private var shown: (range: Range<Int>, sequence: Int)?
+    /// then (its offsets count the edits up to it). Edits since move it, never grow it;
+    /// forgotten while the draft is short (the window stops saying).
+    private(set) var shown: (range: Range<Int>, sequence: Int)?
     /// The document's length at the last settle.
     private var settledCount = 0
 
@@ -139,12 +140,13 @@ public final class TokenHighlighter: SettleStep {
     }
 
     /// Whether `span` still serves `shown`: it reaches at least half the margin past it on
-    /// either side (or the text's ends) and is not much longer than a fresh one (a span
-    /// that grew with a paste inside it is cut back).
+    /// either side (or the text's ends) and is at most a margin longer than a fresh one
+    /// (the shown text's length varies a little from scroll to scroll; a span that grew
+    /// with a paste inside it is cut back).
     static func keeps(_ span: Range<Int>, around shown: Range<Int>, count: Int, margin: Int) -> Bool {
         let needed = max(0, shown.lowerBound - margin / 2)..<min(count, shown.upperBound + margin / 2)
         return span.lowerBound <= needed.lowerBound && needed.upperBound <= span.upperBound
-            && span.count <= shown.count + 2 * margin
+            && span.count <= shown.count + 3 * margin
     }
 
     /// The span for a text of `count` scalars: the whole of a short one; otherwise
@@ -175,10 +177,20 @@ public final class TokenHighlighter: SettleStep {
         let document = model.document
         let count = document.scalarCount
         settledCount = count
-        if let (range, sequence) = shown, sequence < log.lastSequence {
-            var mapped = range
-            for edit in log.edits(after: sequence) { mapped = Self.map(mapped, through: edit) }
-            shown = (mapped.clamped(to: 0..<count), log.lastSequence)
+        if count <= wholeTextUpTo {
+            shown = nil
+        } else if let (range, sequence) = shown, sequence < log.lastSequence {
+            // Its start moves with the edits before it; its length stays: a paste at a
+            // shown caret is shown only as far as the screen goes (the window says where
+            // once GTK scrolled to the caret), not scanned whole.
+            var start = range.lowerBound
+            for edit in log.edits(after: sequence) {
+                if start > edit.range.lowerBound {
+                    start = max(edit.range.lowerBound, start - edit.range.count) + edit.insertedScalarCount
+                }
+            }
+            let lower = min(start, count)
+            shown = (lower..<min(count, lower + range.count), log.lastSequence)
         }
         let incremental = scanned && historyKept
         var previousSpan = incremental ? span : nil
@@ -240,8 +252,13 @@ public final class TokenHighlighter: SettleStep {
             if !span.isEmpty { dirty.insert(span) }
             scanned = true
         }
+        // Only the span's part of what changed: an edit farther than `reach` from the span
+        // changes nothing in it, and a long paste at its edge is read only as far as the
+        // span goes (as if just the span's part had changed).
+        let near = (span.lowerBound - reach - 1)...(span.upperBound + reach + 1)
+        let changed = dirty.intervals.filter { $0.overlaps(near) }.map { $0.clamped(to: span.lowerBound...span.upperBound) }
         windows = reaches.map { reach in
-            InsertedRanges.merged(dirty.intervals.map { interval in
+            InsertedRanges.merged(changed.map { interval in
                 max(0, interval.lowerBound - reach)..<min(count, interval.upperBound + 1 + reach)
             })
         }
