@@ -111,6 +111,7 @@ public final class ComposerController {
         if StartAtEnd.follows(draftScalars: model.document.scalarCount, caret: caret) { ui.inputSizer.followEndUntilInput() }
 
         observeBuffer()
+        observeShownText()
         inputMethod = InputMethodObserver(textView: ui.textView) { [weak self] event in self?.forward(event) }
         Self.tell(ui.textView, inputMethod: inputMethod, options.inputMethodFacing)
         placement = CandidatePlacementWatcher(textView: ui.textView, context: inputMethod.contextPointer, sources: sources,
