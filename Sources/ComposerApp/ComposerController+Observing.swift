@@ -56,11 +56,27 @@ extension ComposerController {
     /// A long draft is highlighted around what the input shows (`TokenHighlighter`): each
     /// new scroll position or input height is told as the text it shows. A short draft
     /// costs a character count per scroll.
+    ///
+    /// Told from an idle, not from the adjustment's signal: the offsets are read against
+    /// the edit log's latest edit, and GTK may move the adjustment inside a buffer change
+    /// (the text view keeps its first line in place when text above it changes), before
+    /// the composer has heard of the change. A drag's many values make one report.
     func observeShownText() {
         let adjustment = gtk_scrolled_window_get_vadjustment(opaque(ui.inputScroller))!
-        let report: () -> Void = { [weak self] in self?.reportShownText() }
+        let report: () -> Void = { [weak self] in self?.shownTextMayHaveChanged() }
         onSignal(adjustment, "value-changed", report)
         onNotify(adjustment, property: "page-size", report)
+    }
+
+    private func shownTextMayHaveChanged() {
+        guard shownTextReport == nil,
+              TokenHighlighter.highlightsAroundShownText(scalarCount: Int(gtk_text_buffer_get_char_count(ui.buffer.pointer)))
+        else { return }
+        shownTextReport = sources.idle(priority: G_PRIORITY_HIGH_IDLE) { [weak self] in
+            self?.shownTextReport = nil
+            self?.reportShownText()
+            return false
+        }
     }
 
     private func reportShownText() {

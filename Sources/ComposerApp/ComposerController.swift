@@ -54,6 +54,8 @@ public final class ComposerController {
     /// (GtkApplication's inhibit API).
     public var inhibitLogout: (Bool) -> Void = { _ in }
     var destroyed = false
+    /// The idle that reports what the input shows (`observeShownText`), while one is due.
+    var shownTextReport: UInt32?
     /// Tells the buffer's signals that echo the composer's own edits from news.
     let ownChanges = OwnChanges()
     let quit: () -> Void

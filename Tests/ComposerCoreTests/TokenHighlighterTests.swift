@@ -446,6 +446,34 @@ extension MentionHighlighterTests {
         #expect(removals() == Array(repeating: [0..<length], count: 3), "the paste's own tags, one range per kind")
     }
 
+    /// What the window said is followed through the edits since; once the edit log no
+    /// longer holds them all (it keeps a bounded history), the offsets cannot be followed
+    /// and the caret stands in again, as before the window first said.
+    @Test func aShownRangeTheLogCanNoLongerFollowGivesWayToTheCaret() {
+        let chunk = "hello @tanaka and #general :cat_face: 田中さん\n"
+        let driver = HighlightDriver(text: String(repeating: chunk, count: 200), wholeTextUpTo: 30, margin: 20)
+        driver.settle()
+        let said = driver.model.log.lastSequence
+        driver.show(0..<10)
+        // Typed at the start, each followed by a settle of the model only (no highlighting in
+        // between, as when a highlighter made later starts from what the window said).
+        for _ in 0..<1200 {
+            driver.type("x", at: 0)
+            driver.model.markSettle()
+        }
+        let firstKept = driver.model.log.entries.first.map { entry -> Int in
+            switch entry {
+            case .edit(let edit): return edit.sequence
+            case .settle(let mark): return mark.sequence
+            }
+        }
+        #expect((firstKept ?? 0) > said + 1, "the log dropped edits made since the window said")
+        let end = driver.count
+        driver.model.setSelection(anchor: end, caret: end)
+        driver.settle()
+        #expect(driver.highlighter.span == (end - 20)..<end, "the span is around the caret, not a range mapped loosely")
+    }
+
     /// A paste at the shown caret of a long draft is read only as far as the span around
     /// the shown text goes, not whole: the shown text moves with edits but never grows (the
     /// window says where the input went once GTK scrolled to the caret).

@@ -179,6 +179,11 @@ public final class TokenHighlighter: SettleStep {
         settledCount = count
         if count <= wholeTextUpTo {
             shown = nil
+        } else if let (_, sequence) = shown, sequence < log.lastSequence,
+                  !(log.entries.first.map { $0.sequence <= sequence + 1 } ?? false) {
+            // The log no longer holds every edit since the window said: the offsets cannot be
+            // followed, so the caret stands in again until the window says anew.
+            shown = nil
         } else if let (range, sequence) = shown, sequence < log.lastSequence {
             // Its start moves with the edits before it; its length stays: a paste at a
             // shown caret is shown only as far as the screen goes (the window says where
