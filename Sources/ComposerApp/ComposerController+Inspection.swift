@@ -90,6 +90,11 @@ extension ComposerController {
         guard !model.isComposing else { return }  // the buttons are insensitive then
         caretToolbar?.press(direction, extend: extend)
     }
+    /// The input bar (the input's frame, the toggles, Send) and the input's frame, to see what
+    /// they draw (tests).
+    @_spi(Testing) public var inputBarWidgets: (bar: UnsafeMutablePointer<GtkWidget>, frame: UnsafeMutablePointer<GtkWidget>) {
+        (ui.inputBar, ui.inputScroller)
+    }
     /// Allocated heights of the input bar and the panel (for tests).
     @_spi(Testing) public var inputBarAllocation: (top: Double, height: Int)? {
         var x = 0.0, y = 0.0

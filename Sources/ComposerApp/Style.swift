@@ -18,9 +18,12 @@ enum Style {
     }
     .message.peer { background: alpha(@window_fg_color, 0.08); }
     /* The input like an entry (libadwaita's entry colours), the buttons beside it
-       libadwaita's own: Send the suggested action, the toggles flat icons. */
+       libadwaita's own: Send the suggested action, the toggles flat icons. Square: each
+       key's frame redraws the input, and a rounded background is a rounded clip whose
+       every pixel GSK's GL renderer shades with a corner test (on a software renderer
+       a fifth of a plain text view's CPU per key; Benchmarks/findings.md). */
     .input-bar { padding: 0; }
-    .composer-input-frame { background-color: alpha(currentColor, 0.1); border-radius: 6px; }
+    .composer-input-frame { background-color: alpha(currentColor, 0.1); border-radius: 0; }
     .composer-input-frame textview, .composer-input-frame text { background-color: transparent; }
     .completion { background: transparent; }
     .completion row { padding: 4px 12px; }
