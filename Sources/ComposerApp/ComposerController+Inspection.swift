@@ -56,10 +56,6 @@ extension ComposerController {
         return (gtk_adjustment_get_value(adjustment), gtk_adjustment_get_upper(adjustment),
                 gtk_adjustment_get_page_size(adjustment))
     }
-    /// Scrolls the input to `value` as dragging its scroll bar does (tests).
-    @_spi(Testing) public func scrollInput(to value: Double) {
-        gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(opaque(ui.inputScroller)), value)
-    }
     /// Whether the input still follows the end of the draft it was given (`StartAtEnd`).
     @_spi(Testing) public var inputFollowsEnd: Bool { ui.inputSizer.followsEnd }
 
