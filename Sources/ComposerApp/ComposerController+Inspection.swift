@@ -56,6 +56,9 @@ extension ComposerController {
         return (gtk_adjustment_get_value(adjustment), gtk_adjustment_get_upper(adjustment),
                 gtk_adjustment_get_page_size(adjustment))
     }
+    /// Runs what the frame that gives the input a new height runs after GTK allocated it
+    /// (`InputSizer.endScrollWhileGrowing`), on the adjustment as the test left it.
+    @_spi(Testing) public func endInputScrollAsInAGrowthFrame() { ui.inputSizer.endScrollWhileGrowing() }
     /// Whether the input still follows the end of the draft it was given (`StartAtEnd`).
     @_spi(Testing) public var inputFollowsEnd: Bool { ui.inputSizer.followsEnd }
 

@@ -81,6 +81,33 @@ extension GtkWindowSuites {
                     "the input's text nodes after it grew: \(frames.textNodesAfterGrowth)")
         }
 
+        /// The input grew while a paste's scroll still animated: GTK 4.8 allocated the text
+        /// view its new height but kept the old one-line page size, and the value the
+        /// animation had reached was valid only for that page. Kept, the input showed past
+        /// the validated lines and GTK drew every line to the buffer's end (199,998 text
+        /// nodes in the 100,000-line paste, in half the runs on a loaded machine). The growth
+        /// frame gives the page the input's height and keeps the value inside the text.
+        @Test func theGrowthFrameGivesThePageTheInputsHeight() async throws {
+            let draft = (0..<200).map { "line \($0) 行" }.joined(separator: "\n")
+            let options = ComposerOptions(initialText: draft, profileDirectory: try GtkFixture.newProfile())
+            let (composer, _) = try await GtkFixture.composer(options)
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.settled(composer, "the input fitted") {
+                composer.inputMaximumHeight > 0 && composer.inputHeight == composer.inputMaximumHeight
+            }
+            let adjustment = gtk_scrolled_window_get_vadjustment(opaque(composer.inputBarWidgets.frame))!
+            let fitted = composer.inputScroll
+            let textViewHeight = Double(gtk_widget_get_height(composer.textView))
+            #expect(fitted.pageSize == textViewHeight)
+            // What the animation left: the one-line input's page, and a value only it allowed.
+            gtk_adjustment_set_page_size(adjustment, 28)
+            gtk_adjustment_set_value(adjustment, fitted.upper - 28)
+            composer.endInputScrollAsInAGrowthFrame()
+            let after = composer.inputScroll
+            #expect(after.pageSize == textViewHeight, "the page is the input's height")
+            #expect(after.value <= after.upper - after.pageSize, "the input shows no more than its text: \(after)")
+        }
+
         @Test func aPasteOfAHundredThousandLines() async throws {
             try await Self.checkPaste((0..<100_000).map { "line \($0) 行" }.joined(separator: "\n"), "100,000 lines")
         }

@@ -179,14 +179,23 @@ final class InputSizer {
     /// paste of 100,000 lines that grew the input made 200,000 text nodes, 5 s, in one
     /// frame. Nor does it update its page size while a scroll animates
     /// (`gtk_text_view_size_allocate` skips it), and the paste had started one for the old
-    /// height. So: the animation is ended (a value set without animation), the text view
-    /// told its value changed (it validates what its new height shows and takes its true
-    /// page size), and the caret scrolled into view under that height.
+    /// height. So: the adjustment takes the text view's height as its page size, the value
+    /// is set anew (that ends the animation and clamps the value to the text: a value kept
+    /// from the old page size showed past the validated lines, every line drawn again, when
+    /// the input grew while the paste's scroll animated), the text view is told its value
+    /// changed (it validates what its new height shows), and the caret scrolled into view.
     func endScrollWhileGrowing() {
         guard growthCap != nil else {
             gtk_adjustment_set_value(adjustment, 0)
             return
         }
+        // The text view was allocated its new height earlier in this layout phase, while the
+        // scroll still animated, and so kept the old page size: a value that was fine for it
+        // now shows past the validated text, where GTK draws every line to the buffer's
+        // end. The page takes the text view's height; the value set anew ends the animation
+        // and is clamped to the text (upper − page size).
+        let shown = Double(gtk_widget_get_height(textView))
+        if shown > 0, gtk_adjustment_get_page_size(adjustment) != shown { gtk_adjustment_set_page_size(adjustment, shown) }
         gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment))
         cgtk_adjustment_emit_value_changed(adjustment)
         if followsEnd {
