@@ -59,6 +59,10 @@ extension ComposerController {
     /// Runs what the frame that gives the input a new height runs after GTK allocated it
     /// (`InputSizer.endScrollWhileGrowing`), on the adjustment as the test left it.
     @_spi(Testing) public func endInputScrollAsInAGrowthFrame() { ui.inputSizer.endScrollWhileGrowing() }
+    /// Scrolls the input to `value` as dragging its scroll bar does (tests).
+    @_spi(Testing) public func scrollInput(to value: Double) {
+        gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(opaque(ui.inputScroller)), value)
+    }
     /// Whether the input still follows the end of the draft it was given (`StartAtEnd`).
     @_spi(Testing) public var inputFollowsEnd: Bool { ui.inputSizer.followsEnd }
 

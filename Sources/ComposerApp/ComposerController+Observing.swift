@@ -53,6 +53,43 @@ extension ComposerController {
         }
     }
 
+    /// A long draft is highlighted around what the input shows (`TokenHighlighter`): each
+    /// new scroll position or input height is told as the text it shows. A short draft
+    /// costs a character count per scroll.
+    ///
+    /// Told from an idle, not from the adjustment's signal: the offsets are read against
+    /// the edit log's latest edit, and GTK may move the adjustment inside a buffer change
+    /// (the text view keeps its first line in place when text above it changes), before
+    /// the composer has heard of the change. A drag's many values make one report.
+    func observeShownText() {
+        let adjustment = gtk_scrolled_window_get_vadjustment(opaque(ui.inputScroller))!
+        let report: () -> Void = { [weak self] in self?.shownTextMayHaveChanged() }
+        onSignal(adjustment, "value-changed", report)
+        onNotify(adjustment, property: "page-size", report)
+    }
+
+    private func shownTextMayHaveChanged() {
+        guard shownTextReport == nil,
+              TokenHighlighter.highlightsAroundShownText(scalarCount: Int(gtk_text_buffer_get_char_count(ui.buffer.pointer)))
+        else { return }
+        shownTextReport = sources.idle(priority: G_PRIORITY_HIGH_IDLE) { [weak self] in
+            self?.shownTextReport = nil
+            self?.reportShownText()
+            return false
+        }
+    }
+
+    private func reportShownText() {
+        guard TokenHighlighter.highlightsAroundShownText(scalarCount: Int(gtk_text_buffer_get_char_count(ui.buffer.pointer))),
+              gtk_widget_get_mapped(ui.textView) != 0 else { return }
+        var shown = GdkRectangle(), top = GtkTextIter(), bottom = GtkTextIter()
+        gtk_text_view_get_visible_rect(cast(ui.textView), &shown)
+        _ = gtk_text_view_get_iter_at_location(cast(ui.textView), &top, 0, shown.y)
+        _ = gtk_text_view_get_iter_at_location(cast(ui.textView), &bottom, shown.width, shown.y + shown.height)
+        let start = Int(gtk_text_iter_get_offset(&top)), end = Int(gtk_text_iter_get_offset(&bottom)) + 1
+        forward(.shownTextChanged(start..<max(start, end)))
+    }
+
     /// Presses in the text reach the composer before the text view's own handlers (which
     /// reset the input method): `.pointerPressedAt` may finish a composition first. Where
     /// (window coordinates) goes in the trace, for a rerun of the transcript to click again.

@@ -54,6 +54,8 @@ public final class ComposerController {
     /// (GtkApplication's inhibit API).
     public var inhibitLogout: (Bool) -> Void = { _ in }
     var destroyed = false
+    /// The idle that reports what the input shows (`observeShownText`), while one is due.
+    var shownTextReport: UInt32?
     /// Tells the buffer's signals that echo the composer's own edits from news.
     let ownChanges = OwnChanges()
     let quit: () -> Void
@@ -111,6 +113,7 @@ public final class ComposerController {
         if StartAtEnd.follows(draftScalars: model.document.scalarCount, caret: caret) { ui.inputSizer.followEndUntilInput() }
 
         observeBuffer()
+        observeShownText()
         inputMethod = InputMethodObserver(textView: ui.textView) { [weak self] event in self?.forward(event) }
         Self.tell(ui.textView, inputMethod: inputMethod, options.inputMethodFacing)
         placement = CandidatePlacementWatcher(textView: ui.textView, context: inputMethod.contextPointer, sources: sources,

@@ -23,11 +23,13 @@ private final class HighlightDriver {
     private var randomBits: [Bool]
 
     init(text: String = "", inheritance: [Bool] = [false],
-         people: [String] = people, channels: [String] = channels, shortcodes: [String] = shortcodes) {
+         people: [String] = people, channels: [String] = channels, shortcodes: [String] = shortcodes,
+         wholeTextUpTo: Int = TokenHighlighter.highlightsWholeTextUpTo, margin: Int = TokenHighlighter.spanMargin) {
         model = ComposerModel(text: text)
         randomBits = inheritance.isEmpty ? [false] : inheritance
         tags = HighlightKind.allCases.map { _ in [Bool](repeating: false, count: text.unicodeScalars.count) }
-        highlighter = TokenHighlighter(people: people, channels: channels, shortcodes: shortcodes)
+        highlighter = TokenHighlighter(people: people, channels: channels, shortcodes: shortcodes,
+                                       wholeTextUpTo: wholeTextUpTo, margin: margin)
         pipeline = SettlePipeline(steps: [highlighter])
     }
 
@@ -61,6 +63,10 @@ private final class HighlightDriver {
     }
 
     func endComposition() { model.preeditEnded() }
+
+    /// The window says the input shows `range`; whether the highlighter asks for a settle.
+    @discardableResult
+    func show(_ range: Range<Int>) -> Bool { highlighter.show(range, asOf: model.log.lastSequence) }
 
     func settle() {
         for effect in pipeline.settle(model, edit: { _ in Issue.record("the highlighter never edits") }).effects {
@@ -326,7 +332,8 @@ struct MentionHighlighterTests {
         let chunk = "hello @tanaka and #general :cat_face: 田中さん\n"
         let chunkLength = chunk.unicodeScalars.count
         let copies = 1_000_000 / chunkLength + 1
-        let driver = HighlightDriver(text: String(repeating: chunk, count: copies), inheritance: [true, false, false])
+        let driver = HighlightDriver(text: String(repeating: chunk, count: copies), inheritance: [true, false, false],
+                                     wholeTextUpTo: .max)
         driver.settle()
         #expect(driver.ranges(.mention).count == copies)
         #expect(driver.ranges(.channel).count == copies)
@@ -387,6 +394,111 @@ struct MentionHighlighterTests {
     }
 }
 
+extension MentionHighlighterTests {
+    /// A long draft is highlighted around what the input shows, not whole (#35: a 10 MB
+    /// paste's tags held 28 MiB): the first settle reads the span only, a scroll far away
+    /// moves the tags, and a paste outside the span is not read, its tags (rich text may
+    /// bring any) removed in one range per kind.
+    @Test func aLongDraftIsHighlightedAroundWhatTheInputShows() {
+        let chunk = "hello @tanaka and #general :cat_face: 田中さん\n"
+        let chunkLength = chunk.unicodeScalars.count
+        let driver = HighlightDriver(text: String(repeating: chunk, count: 400_000 / chunkLength + 1), inheritance: [true])
+        let count = driver.count, margin = TokenHighlighter.spanMargin, reach = driver.highlighter.reach
+        func expectTagsMatchAFullScan(inside span: Range<Int>, _ comment: Comment) {
+            #expect(driver.highlighter.span == span, comment)
+            let expected = oracle(driver.text)
+            for kind in HighlightKind.allCases {
+                // Compared as booleans: a failure would print thousands of ranges.
+                let inside = TokenHighlighter.clip(expected[kind]!, to: span)
+                #expect(!inside.isEmpty, comment)
+                let tagged = driver.ranges(kind) == inside, believed = driver.highlighter.ranges(of: kind) == inside
+                #expect(tagged, "\(kind) \(comment): the buffer's tags differ from a full scan's inside the span")
+                #expect(believed, "\(kind) \(comment): the highlighter's ranges differ from a full scan's inside the span")
+            }
+        }
+        func removals() -> [[Range<Int>]] {
+            driver.effects.compactMap { effect in
+                guard case let .highlight(_, _, remove) = effect else { return nil }
+                return remove
+            }
+        }
+
+        driver.settle()
+        expectTagsMatchAFullScan(inside: (count - margin)..<count, "before the window said: around the caret")
+        #expect(driver.highlighter.lastScannedScalars <= margin + 4 * reach + 16)
+
+        #expect(!driver.show((count - 2000)..<(count - 1500)), "a little scroll: the span still serves")
+        let middle = count / 2
+        #expect(driver.show(middle..<(middle + 500)), "a scroll to the middle moves the span")
+        driver.clearEffects()
+        driver.settle()
+        expectTagsMatchAFullScan(inside: (middle - margin)..<(middle + 500 + margin), "scrolled to the middle")
+        #expect(driver.highlighter.lastScannedScalars <= 2 * margin + 500 + 4 * reach + 16)
+        #expect(removals() == Array(repeating: [(count - margin)..<count], count: 3), "the end's tags, one range per kind")
+
+        driver.clearEffects()
+        let pasted = String(repeating: chunk, count: 2000)
+        driver.type(pasted, at: 0, origin: .paste)
+        driver.settle()
+        let length = pasted.unicodeScalars.count
+        expectTagsMatchAFullScan(inside: (middle + length - margin)..<(middle + length + 500 + margin), "after a paste at the start")
+        #expect(driver.highlighter.lastScannedScalars == 0, "the paste lies outside the span: nothing read")
+        #expect(removals() == Array(repeating: [0..<length], count: 3), "the paste's own tags, one range per kind")
+    }
+
+    /// What the window said is followed through the edits since; once the edit log no
+    /// longer holds them all (it keeps a bounded history), the offsets cannot be followed
+    /// and the caret stands in again, as before the window first said.
+    @Test func aShownRangeTheLogCanNoLongerFollowGivesWayToTheCaret() {
+        let chunk = "hello @tanaka and #general :cat_face: 田中さん\n"
+        let driver = HighlightDriver(text: String(repeating: chunk, count: 200), wholeTextUpTo: 30, margin: 20)
+        driver.settle()
+        let said = driver.model.log.lastSequence
+        driver.show(0..<10)
+        // Typed at the start, each followed by a settle of the model only (no highlighting in
+        // between, as when a highlighter made later starts from what the window said).
+        for _ in 0..<1200 {
+            driver.type("x", at: 0)
+            driver.model.markSettle()
+        }
+        let firstKept = driver.model.log.entries.first.map { entry -> Int in
+            switch entry {
+            case .edit(let edit): return edit.sequence
+            case .settle(let mark): return mark.sequence
+            }
+        }
+        #expect((firstKept ?? 0) > said + 1, "the log dropped edits made since the window said")
+        let end = driver.count
+        driver.model.setSelection(anchor: end, caret: end)
+        driver.settle()
+        #expect(driver.highlighter.span == (end - 20)..<end, "the span is around the caret, not a range mapped loosely")
+    }
+
+    /// A paste at the shown caret of a long draft is read only as far as the span around
+    /// the shown text goes, not whole: the shown text moves with edits but never grows (the
+    /// window says where the input went once GTK scrolled to the caret).
+    @Test func aPasteAtTheShownCaretIsNotReadWhole() {
+        let chunk = "hello @tanaka and #general :cat_face: 田中さん\n"
+        let driver = HighlightDriver(text: String(repeating: chunk, count: 200_000 / chunk.unicodeScalars.count + 1),
+                                     inheritance: [true, false])
+        let count = driver.count, margin = TokenHighlighter.spanMargin, reach = driver.highlighter.reach
+        driver.settle()
+        #expect(!driver.show((count - 500)..<count), "the span around the caret serves the end")
+        let pasted = String(repeating: chunk, count: 10_000)
+        driver.type(pasted, at: count, origin: .paste)
+        driver.settle()
+        let span = (count - 500 - margin)..<(count + margin)
+        #expect(driver.highlighter.span == span)
+        #expect(driver.highlighter.lastScannedScalars <= 2 * margin + 4 * reach + 16,
+                "read \(driver.highlighter.lastScannedScalars) scalars of a \(pasted.unicodeScalars.count)-scalar paste")
+        let expected = oracle(driver.text)
+        for kind in HighlightKind.allCases {
+            let same = driver.ranges(kind) == TokenHighlighter.clip(expected[kind]!, to: span)
+            #expect(same, "\(kind): the tags differ from a full scan's inside the span, or lie outside it")
+        }
+    }
+}
+
 // MARK: properties
 
 private enum Step: Sendable {
@@ -396,6 +508,8 @@ private enum Step: Sendable {
     case compose(String)
     case commit(String)
     case settle
+    /// The window says the input shows these scalars.
+    case show(position: Int, length: Int)
 }
 
 /// Without the long flag shortcode: the longest names (13 scalars) can be typed from the
@@ -429,6 +543,45 @@ private func steps() -> Generator<[Step], some Sequence & SendableMetatype> {
     .array(of: 1...30)
 }
 
+/// Performs `step` on `driver`; true when it was a settle.
+private func perform(_ step: Step, on driver: HighlightDriver) -> Bool {
+    switch step {
+    case let .type(position, text): driver.type(text, at: min(position, driver.count))
+    case let .paste(position, text): driver.type(text, at: min(position, driver.count), origin: .paste)
+    case let .delete(position, length):
+        let start = min(position, driver.count)
+        driver.delete(start..<min(driver.count, start + length))
+    case .compose(let text): driver.compose(text)
+    case .commit(let text):
+        driver.type(text, origin: .imCommit)
+        if driver.model.preedit != nil { driver.compose(""); driver.endComposition() }
+    case let .show(position, length):
+        let start = min(position, driver.count)
+        driver.show(start..<min(driver.count, start + length))
+    case .settle:
+        driver.settle()
+        return true
+    }
+    return false
+}
+
+/// `steps()` with the input scrolled now and then, over longer texts.
+private func stepsWithScrolls() -> Generator<[Step], some Sequence & SendableMetatype> {
+    zip(Gen.int(in: 0...99), Gen.int(in: 0...120), Gen.int(in: 0...8), tokenText(1...6))
+    .map { kind, position, length, text -> Step in
+        switch kind {
+        case 0..<22: return .type(position: position, text: text)
+        case 22..<32: return .paste(position: position, text: text)
+        case 32..<48: return .delete(position: position, length: length)
+        case 48..<54: return .compose(text)
+        case 54..<60: return .commit(text)
+        case 60..<78: return .show(position: position, length: length)
+        default: return .settle
+        }
+    }
+    .array(of: 1...40)
+}
+
 @Suite("Mention highlighting: properties over random edits")
 struct MentionHighlighterPropertyTests {
     /// After every settle, each kind's tag covers exactly what a scan of the whole text
@@ -446,22 +599,42 @@ struct MentionHighlighterPropertyTests {
                 }
             }
             check("at the first settle")
-            for step in steps {
-                switch step {
-                case let .type(position, text): driver.type(text, at: min(position, driver.count))
-                case let .paste(position, text): driver.type(text, at: min(position, driver.count), origin: .paste)
-                case let .delete(position, length):
-                    let start = min(position, driver.count)
-                    driver.delete(start..<min(driver.count, start + length))
-                case .compose(let text): driver.compose(text)
-                case .commit(let text):
-                    driver.type(text, origin: .imCommit)
-                    if driver.model.preedit != nil { driver.compose(""); driver.endComposition() }
-                case .settle:
-                    driver.settle()
-                    check("after a settle")
+            for step in steps where perform(step, on: driver) { check("after a settle") }
+            driver.settle()
+            check("at the end")
+        }
+    }
+
+    /// A long draft is highlighted only in its span around what the input shows: after
+    /// every settle each kind's tag covers exactly what a full scan highlights inside the
+    /// span, and nothing outside it, while the input scrolls and the text changes (small
+    /// thresholds: a "long" draft of 30 scalars, a margin of 20).
+    @Test func aLongDraftsTagsMatchAFullScanInsideItsSpanAndAreNoneOutside() async {
+        await propertyCheck(count: 1000, input: tokenText(0...14), stepsWithScrolls(), Gen.bool.array(of: 1...5)) {
+            initial, steps, inheritance in
+            let driver = HighlightDriver(text: initial, inheritance: inheritance, shortcodes: propertyShortcodes,
+                                         wholeTextUpTo: 30, margin: 20)
+            driver.settle()
+            func check(_ when: String) {
+                guard let span = driver.highlighter.span else {
+                    Issue.record("no span after a settle")
+                    return
+                }
+                #expect(span.clamped(to: 0..<driver.count) == span, "\(span) past the text's \(driver.count) scalars")
+                if driver.count <= 30 { #expect(span == 0..<driver.count, "a short draft is highlighted whole") }
+                if driver.count > 30, let shown = driver.highlighter.shown?.range {
+                    #expect(TokenHighlighter.keeps(span, around: shown, count: driver.count, margin: 20),
+                            "\(span) does not serve the shown \(shown) of \(driver.count) scalars")
+                }
+                let expected = oracle(driver.text, shortcodes: propertyShortcodes)
+                for kind in HighlightKind.allCases {
+                    let inside = TokenHighlighter.clip(expected[kind]!, to: span)
+                    #expect(driver.ranges(kind) == inside, "\(kind) \(when) in \(span) of \(driver.text.debugDescription)")
+                    #expect(driver.highlighter.ranges(of: kind) == inside)
                 }
             }
+            check("at the first settle")
+            for step in steps where perform(step, on: driver) { check("after a settle") }
             driver.settle()
             check("at the end")
         }
@@ -495,6 +668,7 @@ struct MentionHighlighterPropertyTests {
                     let start = min(position, driver.count), end = min(driver.count, start + length)
                     driver.delete(start..<end)
                     if end > start { shift(start, removed: end - start, inserted: 0) }
+                case .show: continue
                 case .compose, .commit, .settle:
                     if case .commit(let text) = step {
                         let at = driver.model.selection.caret

@@ -97,5 +97,50 @@ extension GtkWindowSuites {
             let scroll = composer.inputScroll
             #expect(scroll.value < scroll.upper - scroll.pageSize - 1, "the input went back to the end: \(scroll)")
         }
+
+        /// A draft too long to highlight whole (`TokenHighlighter.highlightsWholeTextUpTo`)
+        /// is highlighted around what the input shows (#35: a 10 MB paste's tags held
+        /// 28 MiB): its end at start, its start once scrolled there (the caret stays at the
+        /// end), and the end again once a key typed there scrolled back.
+        @Test func aLongDraftIsHighlightedWhereTheInputShowsIt() async throws {
+            let line = "ask @tanaka about it 日本語\n"
+            let lineLength = line.unicodeScalars.count
+            let draft = String(repeating: line, count: TokenHighlighter.highlightsWholeTextUpTo * 3 / 2 / lineLength)
+            let count = draft.unicodeScalars.count
+            let people = [DirectoryEntry(id: "u1", name: "tanaka", display: "田中", reading: "", latin: "tanaka")]
+            let options = ComposerOptions(initialText: draft, profileDirectory: try GtkFixture.newProfile())
+            let (composer, _) = try await GtkFixture.composer(options, directory: WorkspaceDirectory(people: people, channels: []))
+            defer { GtkFixture.close(composer) }
+            let lastMention = (count - lineLength + 4)..<(count - lineLength + 11)
+            try await GtkFixture.settled(composer, "the last line's mention highlighted") {
+                composer.highlightedRanges(.mention).last == lastMention
+            }
+            #expect(composer.highlightedRanges(.mention).first!.lowerBound > count / 2, "the start is not highlighted")
+            try await GtkFixture.wait("the input shown at the end of its text") {
+                let scroll = composer.inputScroll
+                return scroll.pageSize > 0 && scroll.upper > scroll.pageSize && scroll.value == scroll.upper - scroll.pageSize
+            }
+            // The user scrolls (the wheel ends following the end), then drags to the top.
+            var x = 0.0, y = 0.0
+            gtk_widget_translate_coordinates(composer.textView, composer.window, 20, 20, &x, &y)
+            let window = try #require(GtkFixture.windowID)
+            // Several clicks: GDK takes XI2's smooth-scroll deltas, and the first event after
+            // the pointer arrives only sets where the valuator starts.
+            try await GtkFixture.xdotool(["mousemove", "--window", window, String(Int(x)), String(Int(y)),
+                                          "click", "4", "click", "4", "click", "4"])
+            try await GtkFixture.wait("the wheel's scroll") { !composer.inputFollowsEnd }
+            composer.scrollInput(to: 0)
+            try await GtkFixture.settled(composer, "the first line's mention highlighted") {
+                composer.highlightedRanges(.mention).first == 4..<11
+            }
+            #expect(composer.highlightedRanges(.mention).last!.upperBound < count / 2, "the end is no longer highlighted")
+            #expect(composer.model.selection.caret == count, "the caret stayed at the end")
+            // A key typed at the caret scrolls the input back to it (Ctrl+End would not: GTK
+            // scrolls only when the caret moves).
+            try await GtkFixture.xdotool(["type", "x"])
+            try await GtkFixture.settled(composer, "the last line's mention highlighted again") {
+                composer.highlightedRanges(.mention).last == lastMention
+            }
+        }
     }
 }

@@ -18,6 +18,9 @@ public final class Composer {
     public let completion: CompletionList
     /// Colours @mentions, #channels and :shortcodes: as they are typed (at settles only).
     public private(set) var highlighter: TokenHighlighter
+    /// What the input showed when the window last said (`InputEvent.shownTextChanged`), and
+    /// the edit log's sequence then: a highlighter made later starts from it.
+    private var shownText: (range: Range<Int>, sequence: Int)?
     public let overflow: OverflowColoring
     /// Marks invisible and bidirectional controls (`InvisibleControls`).
     public let controlMarking = InvisibleControlMarking()
@@ -183,6 +186,7 @@ public final class Composer {
             let all = 0..<model.document.scalarCount
             for kind in HighlightKind.allCases { effects.append(.tag(.highlight(kind: kind, add: [], remove: [all]))) }
             highlighter = Self.makeHighlighter(tokens)
+            if let shownText { _ = highlighter.show(shownText.range, asOf: shownText.sequence) }
             pipeline = makePipeline()
         }
         trace(.data(TracedData(sources: data.sources.map { ($0.name, $0.count) },
@@ -317,6 +321,9 @@ public final class Composer {
             updateSimulatedKeyboard(simulated)
         case .laidOut(let layout):
             trace(.layout(layout))
+        case .shownTextChanged(let range):
+            shownText = (range, model.log.lastSequence)
+            if highlighter.show(range, asOf: model.log.lastSequence) { effects.append(.requestSettle) }
         case .framePainted:
             frames.painted()
             trace(.paint)

@@ -84,6 +84,10 @@ public enum InputEvent: Equatable, Sendable {
     case simulatedKeyboardRequested(up: Bool)
     /// The panel was laid out anew (the window measured and solved it).
     case laidOut(Layout)
+    /// The input shows the text in scalar `range` (after a scroll or a new size). Told only
+    /// for a draft long enough to be highlighted around what is shown
+    /// (`TokenHighlighter.highlightsAroundShownText`).
+    case shownTextChanged(Range<Int>)
     /// The last message sent before this session, from the profile (Up in an empty input
     /// edits it).
     case historyRestored(lastSent: String)

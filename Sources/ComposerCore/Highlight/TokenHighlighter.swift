@@ -32,10 +32,31 @@ public enum HighlightKind: String, CaseIterable, Sendable {
 /// carry: typed text inherits a tag only strictly inside a run of it, a paste or a drop may
 /// bring any. The whole text is scanned once, at the first settle. The preedit is never in
 /// the document, so it is never highlighted, while the committed text around it is.
+///
+/// A draft longer than `highlightsWholeTextUpTo` scalars is highlighted only in its `span`:
+/// `spanMargin` scalars on either side of the text the input shows (the window says which,
+/// `show`; the caret's neighbourhood until it does). Each tag costs GtkTextBuffer memory
+/// (toggle segments and split text segments) and the first scan reads the whole text: a
+/// 10 MB paste full of mentions kept 28 MiB more and took 0.6 s more CPU for highlights
+/// nobody could see (Benchmarks/findings.md). The span moves when the shown text comes near
+/// its edge: the text that enters it is scanned, the tags of the text that leaves are
+/// removed. Inside the span the tags are exactly the whole-text scan's; outside there are
+/// none of them.
 public final class TokenHighlighter: SettleStep {
     public let name = "highlighting"
     /// Names longer than this many scalars are never highlighted (it bounds the re-scan).
     public static let maximumNameLength = 120
+    /// Drafts up to this many scalars are highlighted whole (about 200 screens of the input).
+    public static let highlightsWholeTextUpTo = 100_000
+    /// How far on either side of the shown text a longer draft is highlighted (scalars):
+    /// far more than a screen, so scrolling moves the span seldom.
+    public static let spanMargin = 25_000
+
+    /// Whether a draft of `scalarCount` scalars is highlighted only around what the input
+    /// shows: then the window reports the shown text (`InputEvent.shownTextChanged`).
+    public static func highlightsAroundShownText(scalarCount: Int) -> Bool {
+        scalarCount > highlightsWholeTextUpTo
+    }
 
     /// How far (in scalars) an edit can change a kind's highlighting on either side
     /// (indexed like `HighlightKind.allCases`): a token's scalar before the sigil, the
@@ -56,6 +77,19 @@ public final class TokenHighlighter: SettleStep {
     private var seenSequence = -1
     private var scanned = false
 
+    private let wholeTextUpTo: Int
+    private let margin: Int
+    /// Where the tags are kept (scalar offsets, as of the last settle): `highlighted` holds
+    /// every token inside it, clipped to it, and the buffer carries none of the tags
+    /// outside it. The whole text for a short draft; nil before the first settle.
+    public private(set) var span: Range<Int>?
+    /// The text the input shows, as the window last said, and the edit log's sequence
+    /// then (its offsets count the edits up to it). Edits since move it, never grow it;
+    /// forgotten while the draft is short (the window stops saying).
+    private(set) var shown: (range: Range<Int>, sequence: Int)?
+    /// The document's length at the last settle.
+    private var settledCount = 0
+
     /// Scalars read from the document by the last settle (for tests of the cost).
     public private(set) var lastScannedScalars = 0
 
@@ -63,7 +97,13 @@ public final class TokenHighlighter: SettleStep {
     ///   - people: handles (`tanaka`, `tanaka.hanako`), without `@`.
     ///   - channels: channel names (`general`, `日本語`), without `#`.
     ///   - shortcodes: emoji shortcodes (`cat_face`, `+1`), without colons.
-    public init(people: [String], channels: [String], shortcodes: [String]) {
+    /// - Parameters:
+    ///   - wholeTextUpTo, margin: `highlightsWholeTextUpTo` and `spanMargin` (tests use
+    ///     small ones).
+    public init(people: [String], channels: [String], shortcodes: [String],
+                wholeTextUpTo: Int = highlightsWholeTextUpTo, margin: Int = spanMargin) {
+        self.wholeTextUpTo = max(0, wholeTextUpTo)
+        self.margin = max(1, margin)
         let lists = [people, channels, shortcodes]
         var names: [Set<String>] = []
         var longest: [Int] = []
@@ -91,19 +131,82 @@ public final class TokenHighlighter: SettleStep {
     /// The ranges this step believes carry `kind`'s tag (after the last settle).
     public func ranges(of kind: HighlightKind) -> [Range<Int>] { highlighted[kind.index].elements }
 
+    /// The window says the input shows `range` (scalar offsets after the edit log's
+    /// `sequence`). Whether the span must move for it: then the next settle moves it.
+    public func show(_ range: Range<Int>, asOf sequence: Int) -> Bool {
+        shown = (range, sequence)
+        guard let span, settledCount > wholeTextUpTo else { return false }
+        return !Self.keeps(span, around: range.clamped(to: 0..<settledCount), count: settledCount, margin: margin)
+    }
+
+    /// Whether `span` still serves `shown`: it reaches at least half the margin past it on
+    /// either side (or the text's ends) and is at most a margin longer than a fresh one
+    /// (the shown text's length varies a little from scroll to scroll; a span that grew
+    /// with a paste inside it is cut back).
+    static func keeps(_ span: Range<Int>, around shown: Range<Int>, count: Int, margin: Int) -> Bool {
+        let needed = max(0, shown.lowerBound - margin / 2)..<min(count, shown.upperBound + margin / 2)
+        return span.lowerBound <= needed.lowerBound && needed.upperBound <= span.upperBound
+            && span.count <= shown.count + 3 * margin
+    }
+
+    /// The span for a text of `count` scalars: the whole of a short one; otherwise
+    /// `previous` while it serves the shown text (the caret's place until the window said),
+    /// else `margin` around it.
+    private func nextSpan(count: Int, caret: Int, previous: Range<Int>?) -> Range<Int> {
+        guard count > wholeTextUpTo else { return 0..<count }
+        let around = (shown?.range ?? caret..<caret).clamped(to: 0..<count)
+        if let previous, Self.keeps(previous, around: around, count: count, margin: margin) { return previous }
+        return max(0, around.lowerBound - margin)..<min(count, around.upperBound + margin)
+    }
+
+    /// `range` after `edit`: text inserted at or inside either end is in it.
+    static func map(_ range: Range<Int>, through edit: Edit) -> Range<Int> {
+        let start = edit.range.lowerBound, end = edit.range.upperBound, inserted = edit.insertedScalarCount
+        func lower(_ offset: Int) -> Int { offset <= start ? offset : offset <= end ? start : offset - (end - start) + inserted }
+        func upper(_ offset: Int) -> Int { offset < start ? offset : offset <= end ? start + inserted : offset - (end - start) + inserted }
+        let lowerBound = lower(range.lowerBound)
+        return lowerBound..<max(lowerBound, upper(range.upperBound))
+    }
+
     public func settle(_ model: ComposerModel, into output: inout SettleOutput) {
         let log = model.log
         let historyKept = log.entries.first.map { $0.sequence <= seenSequence + 1 } ?? true
         let edits = log.edits(after: seenSequence)
         seenSequence = log.lastSequence
         lastScannedScalars = 0
-        if scanned, edits.isEmpty { return }
-
         let document = model.document
         let count = document.scalarCount
-        // Per kind: where its tokens may have changed, `reaches[kind]` around each edit.
-        var windows: [[Range<Int>]]
+        settledCount = count
+        if count <= wholeTextUpTo {
+            shown = nil
+        } else if let (_, sequence) = shown, sequence < log.lastSequence,
+                  !(log.entries.first.map { $0.sequence <= sequence + 1 } ?? false) {
+            // The log no longer holds every edit since the window said: the offsets cannot be
+            // followed, so the caret stands in again until the window says anew.
+            shown = nil
+        } else if let (range, sequence) = shown, sequence < log.lastSequence {
+            // Its start moves with the edits before it; its length stays: a paste at a
+            // shown caret is shown only as far as the screen goes (the window says where
+            // once GTK scrolled to the caret), not scanned whole.
+            var start = range.lowerBound
+            for edit in log.edits(after: sequence) {
+                if start > edit.range.lowerBound {
+                    start = max(edit.range.lowerBound, start - edit.range.count) + edit.insertedScalarCount
+                }
+            }
+            let lower = min(start, count)
+            shown = (lower..<min(count, lower + range.count), log.lastSequence)
+        }
         let incremental = scanned && historyKept
+        var previousSpan = incremental ? span : nil
+        if previousSpan != nil { for edit in edits { previousSpan = Self.map(previousSpan!, through: edit) } }
+        let span = nextSpan(count: count, caret: model.selection.caret, previous: previousSpan)
+        if scanned, edits.isEmpty, span == self.span { return }
+        self.span = span
+
+        // Per kind: where its tokens may have changed, `reaches[kind]` around each edit and
+        // around the text that entered the span.
+        var windows: [[Range<Int>]]
         // Which fresh text may carry a tag it should not. Typed text (keys, commits, undo,
         // the composer's own inserts) inherits GTK's tags only strictly inside a run of them
         // (`inherited`). A paste or a drop can bring any tag (rich text from a text buffer),
@@ -115,8 +218,12 @@ public final class TokenHighlighter: SettleStep {
         // Per kind: typed text GTK gave the kind's tag (inserted strictly inside a run of it),
         // followed through the later edits. Empty, and never allocated, for typing elsewhere.
         var inherited = highlighted.map { _ in InsertedRanges() }
-        if incremental {
-            var dirty = DirtyIntervals()
+        var add = [[Range<Int>]](repeating: [], count: highlighted.count)
+        var remove = add
+        // Tags removed outside the windows: from text that left the span or lies outside it.
+        var cleared = add
+        var dirty = DirtyIntervals()
+        if incremental, let previousSpan {
             for edit in edits {
                 for kind in highlighted.indices {
                     let inherits = edit.insertedScalarCount > 0
@@ -126,26 +233,50 @@ public final class TokenHighlighter: SettleStep {
                 }
                 dirty.apply(edit)
             }
-            windows = reaches.map { reach in
-                InsertedRanges.merged(dirty.intervals.map { interval in
-                    max(0, interval.lowerBound - reach)..<min(count, interval.upperBound + 1 + reach)
-                })
+            // Text that left the span loses its tags; text that entered it is scanned as if
+            // just typed there (it carries none of the tags: they are removed as text leaves,
+            // and from pasted text outside the span below).
+            for part in RangeSet.subtract([previousSpan], [span]) {
+                for kind in highlighted.indices {
+                    let tagged = RangeSet.union(highlighted[kind].clip(to: part),
+                                                Self.clip(anyTagPossible ? unknown.ranges : inherited[kind].ranges, to: part))
+                    // One removal over the part: GTK meets only the toggles there.
+                    if !tagged.isEmpty {
+                        cleared[kind].append(part)
+                        highlighted[kind].replace(in: part, with: [])
+                    }
+                }
             }
+            for part in RangeSet.subtract([span], [previousSpan]) { dirty.insert(part) }
         } else {
             // The first settle: no tag was ever applied, so only inserted text might carry
             // one. Should the log ever have dropped edits this step has not seen,
             // start afresh the same way, with any text possibly tagged.
             if scanned { unknown = InsertedRanges(ranges: count > 0 ? [0..<count] : []) }
             highlighted = highlighted.map { _ in ShiftedRanges() }
-            windows = reaches.map { _ in [0..<count] }
+            if !span.isEmpty { dirty.insert(span) }
             scanned = true
         }
+        // Only the span's part of what changed: an edit farther than `reach` from the span
+        // changes nothing in it, and a long paste at its edge is read only as far as the
+        // span goes (as if just the span's part had changed).
+        let near = (span.lowerBound - reach - 1)...(span.upperBound + reach + 1)
+        let changed = dirty.intervals.filter { $0.overlaps(near) }.map { $0.clamped(to: span.lowerBound...span.upperBound) }
+        windows = reaches.map { reach in
+            InsertedRanges.merged(changed.map { interval in
+                max(0, interval.lowerBound - reach)..<min(count, interval.upperBound + 1 + reach)
+            })
+        }
+        // Fresh text outside the span may carry any tag (a paste): off with them, in one
+        // range each (GTK skips text without the tag).
+        if anyTagPossible, span.count < count {
+            let outside = RangeSet.subtract(unknown.ranges, [span])
+            if !outside.isEmpty { for kind in highlighted.indices { cleared[kind] += outside } }
+        }
 
-        var add = [[Range<Int>]](repeating: [], count: highlighted.count)
-        var remove = add
         // The widest kind's windows contain every other kind's: the text is read once for
         // each of them, with room for the tokens that start before or end after it.
-        for outer in windows[widestKind] where !outer.isEmpty {
+        for outer in windows[widestKind] where outer.overlaps(span) {
             let readStart = max(0, outer.lowerBound - reach - 1)
             let readEnd = min(count, outer.upperBound + reach)
             let text = model.scalars(in: readStart..<readEnd)
@@ -155,9 +286,11 @@ public final class TokenHighlighter: SettleStep {
                 for reachedWindow in windows[kind]
                 where !reachedWindow.isEmpty && outer.lowerBound <= reachedWindow.lowerBound
                     && reachedWindow.upperBound <= outer.upperBound {
-                    let (window, sigilsFrom) = narrowed(reachedWindow, kind: kind, text: text, from: readStart, count: count)
+                    let (changed, sigilsFrom) = narrowed(reachedWindow, kind: kind, text: text, from: readStart, count: count)
+                    let window = changed.clamped(to: span)
+                    guard !window.isEmpty else { continue }
                     let tokens = scan(HighlightKind.allCases[kind], text, from: readStart, sigilsFrom: sigilsFrom,
-                                      endsText: endsText, covering: window)
+                                      endsText: endsText, covering: changed)
                     let known = highlighted[kind].clip(to: window)
                     let fresh = Self.clip(anyTagPossible ? unknown.ranges : inherited[kind].ranges, to: window)
                     let wanted = Self.clip(tokens, to: window)
@@ -172,6 +305,9 @@ public final class TokenHighlighter: SettleStep {
                     highlighted[kind].replace(in: window, with: wanted)
                 }
             }
+        }
+        for kind in cleared.indices where !cleared[kind].isEmpty {
+            remove[kind] = InsertedRanges.merged(remove[kind] + cleared[kind])
         }
         for kind in HighlightKind.allCases where !add[kind.index].isEmpty || !remove[kind.index].isEmpty {
             output.effects.append(.highlight(kind: kind, add: add[kind.index], remove: remove[kind.index]))
@@ -383,6 +519,16 @@ struct DirtyIntervals {
         }
         var all = intervals.map { mapLower($0.lowerBound)...max(mapLower($0.lowerBound), mapUpper($0.upperBound)) }
         all.append(start...(start + inserted))
+        merge(all)
+    }
+
+    /// Marks `range` as changed, as if its text had just been inserted.
+    mutating func insert(_ range: Range<Int>) {
+        merge(intervals + [range.lowerBound...range.upperBound])
+    }
+
+    private mutating func merge(_ all: [ClosedRange<Int>]) {
+        var all = all
         all.sort { $0.lowerBound < $1.lowerBound }
         intervals = []
         for interval in all {

@@ -36,7 +36,7 @@ public enum StartAtEnd {
              .closeCompletion, .exit:
             return true
         case .preeditStarted, .preeditEnded, .surroundingRetrieved, .focusChanged, .inputMethodModuleChanged, .inputMethodLost, .keyboardObserved,
-             .simulatedKeyboardOffered, .laidOut, .historyRestored, .framePainted, .placementObserved, .ready,
+             .simulatedKeyboardOffered, .laidOut, .shownTextChanged, .historyRestored, .framePainted, .placementObserved, .ready,
              .dataArrived, .settle:
             return false
         }
