@@ -1,7 +1,7 @@
 import CGtk
 import ComposerCore
 
-/// The composer's look: messages as rounded bubbles, the input bar set apart. Colours come
+/// The composer's look: messages on tinted rows, the input bar set apart. Colours come
 /// from the theme's named colours so light and dark themes both work.
 enum Style {
     /// On libadwaita's stylesheet (`SystemStyle`): its named colours (`@accent_bg_color`,
@@ -10,10 +10,13 @@ enum Style {
     static let css = """
     .messages { background: transparent; padding: 6px 0; }
     .messages row { padding: 0; background: transparent; }
+    /* Square, like the input's frame: the messages in view are drawn again for every key
+       too, and eight rounded bubbles cost a third more CPU per key on a software renderer
+       (Benchmarks/findings.md). */
     .message {
         margin: 3px 12px;
         padding: 6px 10px;
-        border-radius: 12px;
+        border-radius: 0;
         background: alpha(@accent_bg_color, 0.12);
     }
     .message.peer { background: alpha(@window_fg_color, 0.08); }

@@ -45,5 +45,32 @@ extension GtkWindowSuites {
             let large = roundedAreas.filter { $0 * 4 >= frameArea }
             #expect(large.isEmpty, "rounded clips over a quarter of the input's frame (\(Int(frameArea)) px²): \(large)")
         }
+
+        /// The messages in view are drawn again for every key as well: with eight rounded
+        /// bubbles in view the whole process took 496 M instructions for 20 keys, 370 M with
+        /// square ones (callgrind, llvmpipe, Benchmarks/findings.md). A message is a tinted
+        /// square row; no message is drawn under a rounded clip.
+        @Test func theMessagesAreDrawnWithoutRoundedClips() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            let buffer = gtk_text_view_get_buffer(cast(composer.textView))
+            for index in 1...8 {
+                gtk_text_buffer_set_text(buffer, "a message with some words in it, number \(index)", -1)
+                composer.send()
+            }
+            try await GtkFixture.wait("the newest message shown") { composer.messageListShowsNewest }
+            var painted = 0
+            onSignal(gtk_widget_get_frame_clock(composer.window)!, "after-paint") { painted += 1 }
+            try await GtkFixture.wait("two frames with the messages") {
+                if painted < 2 { gtk_widget_queue_draw(composer.window) }
+                return painted >= 2
+            }
+            let (texts, rounded) = RenderNodes.withSnapshot(of: composer.messageListWidget) { node -> (Int, Int) in
+                guard let node else { return (0, 0) }
+                return (RenderNodes.all(GSK_TEXT_NODE, in: node).count, RenderNodes.all(GSK_ROUNDED_CLIP_NODE, in: node).count)
+            }
+            #expect(texts >= 8, "the snapshot holds the eight messages: \(texts) text nodes")
+            #expect(rounded == 0, "\(rounded) rounded clips in the message list")
+        }
     }
 }
