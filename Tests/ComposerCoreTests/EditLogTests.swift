@@ -3,6 +3,19 @@ import Testing
 
 @Suite("EditLog: what was inserted since input settled")
 struct EditLogTests {
+    @Test func saysWhetherItStillHoldsEverythingSinceASequence() {
+        var log = EditLog(historyLimit: 0)
+        #expect(log.holdsEverything(after: log.lastSequence), "nothing recorded: nothing missing")
+        let first = log.recordEdit(range: 0..<0, removed: "", inserted: "a", origin: .key).sequence
+        #expect(log.holdsEverything(after: first - 1))
+        for _ in 0..<3 {
+            log.recordEdit(range: 0..<0, removed: "", inserted: "b", origin: .key)
+            log.recordSettle(preeditActive: false)
+        }
+        #expect(!log.holdsEverything(after: first - 1), "the first edit was trimmed away")
+        #expect(log.holdsEverything(after: log.lastSequence), "nothing after the latest entry")
+    }
+
     @Test func hangulStyleCommitsInOneQuietWindowMerge() {
         // Korean IMEs commit syllable by syllable while composing the next one;
         // settles in between see an active preedit and so are not quiet.

@@ -35,7 +35,7 @@ public final class InvisibleControlMarking: SettleStep {
 
     public func settle(_ model: ComposerModel, into output: inout SettleOutput) {
         let log = model.log
-        let historyKept = log.entries.first.map { $0.sequence <= seenSequence + 1 } ?? true
+        let historyKept = log.holdsEverything(after: seenSequence)
         let edits = log.edits(after: seenSequence)
         seenSequence = log.lastSequence
         lastScannedScalars = 0

@@ -170,7 +170,7 @@ public final class TokenHighlighter: SettleStep {
 
     public func settle(_ model: ComposerModel, into output: inout SettleOutput) {
         let log = model.log
-        let historyKept = log.entries.first.map { $0.sequence <= seenSequence + 1 } ?? true
+        let historyKept = log.holdsEverything(after: seenSequence)
         let edits = log.edits(after: seenSequence)
         seenSequence = log.lastSequence
         lastScannedScalars = 0
@@ -180,7 +180,7 @@ public final class TokenHighlighter: SettleStep {
         if count <= wholeTextUpTo {
             shown = nil
         } else if let (_, sequence) = shown, sequence < log.lastSequence,
-                  !(log.entries.first.map { $0.sequence <= sequence + 1 } ?? false) {
+                  !log.holdsEverything(after: sequence) {
             // The log no longer holds every edit since the window said: the offsets cannot be
             // followed, so the caret stands in again until the window says anew.
             shown = nil

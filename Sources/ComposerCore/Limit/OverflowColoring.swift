@@ -92,7 +92,7 @@ public final class OverflowColoring: SettleStep {
             return known.offset
         }
         if let known = knownBoundary, known.limit == limit, known.offset < document.scalarCount,
-           model.log.entries.first.map({ $0.sequence <= known.sequence + 1 }) ?? true,
+           model.log.holdsEverything(after: known.sequence),
            model.log.editsAfter(known.sequence, allSatisfy: { $0.range.lowerBound > known.offset }) {
             knownBoundary?.sequence = model.log.lastSequence
             return known.offset

@@ -86,6 +86,12 @@ public struct EditLog: Sendable {
         return true
     }
 
+    /// Whether every entry after `sequence` is still here: the history kept reaches back to
+    /// it (a step that last looked at `sequence` can follow the edits since, not only some).
+    public func holdsEverything(after sequence: Int) -> Bool {
+        entries.first.map { $0.sequence <= sequence + 1 } ?? (sequence >= lastSequence)
+    }
+
     /// The lowest offset an edit recorded after sequence `sequence` started at (in the text
     /// as that edit found it), or nil when there is none; without collecting the edits.
     public func lowestEditStart(after sequence: Int) -> Int? {
