@@ -29,9 +29,10 @@
  *       With --pid, a "cpu" line before "done" has the whole process's CPU over the measured keys
  *       (warm-up excluded), every thread (the GL renderer's too): from the first measured
  *       key's press to the process's quiet after the last one (no damage and under 5% of a
- *       CPU for --quiet-ms), as "cpu_ns" (schedstat run time of each thread; a thread that
- *       ended in between is not counted) and "cpu_ticks" (utime + stime of /proc/PID/stat,
- *       exited threads included).
+ *       CPU for --quiet-ms), as "cpu_ns" (the process's CPU clock, clock_getcpuclockid: every
+ *       thread, those that ended in between too, in ns), "live_threads_ns" (the schedstat run
+ *       time of the threads alive at the end: a thread that ran and ended in between, such as
+ *       a draft save's, is missing there) and "cpu_ticks" (utime + stime of /proc/PID/stat).
  *
  *   paint-meter start [--timeout-ms 60000] [--exit] -- PROGRAM ARG…
  *       Starts PROGRAM (its stdout goes to the meter's stderr) at t0 and reports the time
@@ -43,9 +44,9 @@
  *   paint-meter idle  (--window ID | --pid PID) [--pid PID] [--ms 10000] [--no-focus]
  *                     [--ready-quiet-ms 300] [--ready-timeout-ms 60000]
  *       Focuses the window, waits until ready, then for --ms: the damage events on the
- *       window, and from /proc the process's CPU (utime+stime of /proc/PID/stat, and the
- *       exact run time from /proc/PID/task/TID/schedstat), its wake-ups (voluntary +
- *       involuntary context switches of every thread) and its VmRSS at the end.
+ *       window, and the process's CPU (utime+stime of /proc/PID/stat, and the exact run time
+ *       of every thread, ended ones included, from its CPU clock), its wake-ups (voluntary +
+ *       involuntary context switches of the threads alive at the end) and its VmRSS then.
  *
  *   paint-meter paste --pid PID [--window ID] [--quiet-ms 2000] [--settle-max-ms 600000]
  *       Focuses the window, waits until ready, then sends Control+V (whatever owns the
@@ -338,6 +339,7 @@ struct task_counters {
 
 struct proc_snapshot {
     long long ticks; /* utime + stime of /proc/PID/stat (all threads) */
+    long long process_ns; /* the process's CPU clock: every thread, those that ended too */
     long rss_kb;
     int tasks;
     struct task_counters task[512];
@@ -386,11 +388,25 @@ static long long stat_ticks(long pid)
     return utime + stime;
 }
 
+/* The whole process's CPU time in ns (clock_getcpuclockid): every live thread's run time
+ * and that of every thread that ended, which the kernel adds to the process when a thread
+ * exits. /proc/PID/task/TID/schedstat has only the live ones: a thread that runs a block
+ * and ends (a draft save) between two snapshots was not counted at all. */
+static long long process_cpu_ns(long pid)
+{
+    clockid_t clock;
+    struct timespec ts;
+    if (clock_getcpuclockid((pid_t)pid, &clock) != 0 || clock_gettime(clock, &ts) != 0) return -1;
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static bool snapshot(long pid, struct proc_snapshot *snap)
 {
     char path[128];
     snap->ticks = stat_ticks(pid);
     if (snap->ticks < 0) return false;
+    snap->process_ns = process_cpu_ns(pid);
+    if (snap->process_ns < 0) return false;
     snprintf(path, sizeof path, "/proc/%ld/status", pid);
     snap->rss_kb = status_field(path, "VmRSS");
     snap->tasks = 0;
@@ -467,11 +483,7 @@ static void deltas(const struct proc_snapshot *before, const struct proc_snapsho
 
 static long long runtime_ns(long pid)
 {
-    static struct proc_snapshot snap;
-    if (!snapshot(pid, &snap)) return -1;
-    long long total = 0;
-    for (int i = 0; i < snap.tasks; i++) total += snap.task[i].runtime_ns;
-    return total;
+    return process_cpu_ns(pid);
 }
 
 /* ---- waiting for quiet ---------------------------------------------------------------- */
@@ -675,8 +687,10 @@ static int run_keys(const struct options *o)
         if (snapshot(o->pid, &cpu_after)) {
             long long voluntary, involuntary, run_ns;
             deltas(&cpu_before, &cpu_after, &voluntary, &involuntary, &run_ns);
-            printf("{\"type\":\"cpu\",\"measured\":%d,\"cpu_ns\":%lld,\"cpu_ticks\":%lld,\"wakeups\":%lld}\n",
-                   measured, run_ns, cpu_after.ticks - cpu_before.ticks, voluntary + involuntary);
+            printf("{\"type\":\"cpu\",\"measured\":%d,\"cpu_ns\":%lld,\"live_threads_ns\":%lld,\"cpu_ticks\":%lld,"
+                   "\"wakeups\":%lld}\n",
+                   measured, cpu_after.process_ns - cpu_before.process_ns, run_ns, cpu_after.ticks - cpu_before.ticks,
+                   voluntary + involuntary);
         }
     }
     printf("{\"type\":\"done\",\"keys\":%d,\"missed\":%d}\n", count, missed);
@@ -721,7 +735,7 @@ static int run_paste(const struct options *o)
     deltas(&before, &after, &voluntary, &involuntary, &run_ns);
     printf("{\"type\":\"paste\",\"first_us\":%" PRId64 ",\"last_us\":%" PRId64 ",\"settled_us\":%" PRId64
            ",\"damage_events\":%d,\"cpu_ns\":%lld,\"cpu_ticks\":%lld,\"wakeups\":%lld,\"rss_kb\":%ld}\n",
-           first - t0, last - t0, (settled_at > last ? settled_at : last) - t0, rects, run_ns,
+           first - t0, last - t0, (settled_at > last ? settled_at : last) - t0, rects, after.process_ns - before.process_ns,
            after.ticks - before.ticks, voluntary + involuntary, after.rss_kb);
     fflush(stdout);
     return 0;
@@ -757,7 +771,8 @@ static int run_idle(const struct options *o)
            "\"cpu_s\":%.3f,\"runtime_ns\":%lld,\"voluntary\":%lld,\"involuntary\":%lld,\"wakeups\":%lld,"
            "\"frames\":%d,\"rects\":%d,\"threads\":%d,\"rss_kb\":%ld,\"wakers\":",
            o->pid, (unsigned long)window, elapsed, after.ticks - before.ticks,
-           (double)(after.ticks - before.ticks) / (double)ticks_per_second, runtime, voluntary, involuntary,
+           (double)(after.ticks - before.ticks) / (double)ticks_per_second, after.process_ns - before.process_ns,
+           voluntary, involuntary,
            voluntary + involuntary, frames, rects, after.tasks, after.rss_kb);
     print_wakers(&before, &after);
     printf("}\n");

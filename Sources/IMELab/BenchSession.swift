@@ -224,7 +224,8 @@ public final class BenchSession: @unchecked Sendable {
     /// The whole process's CPU over a run's measured keys, every thread.
     public struct KeyCPU: Sendable {
         public let measuredKeys: Int
-        /// Run time of each thread (schedstat), summed: exact, threads alive at both ends.
+        /// The process's CPU clock over the keys: every thread's run time, exact, those that
+        /// ended in between included (a per-thread sum from /proc missed them).
         public let nanoseconds: Int
         /// utime + stime of the process (clock ticks; exited threads included).
         public let ticks: Int
@@ -283,7 +284,7 @@ public final class BenchSession: @unchecked Sendable {
         public let seconds: Double
         /// utime + stime (clock ticks, all threads) as seconds.
         public let cpuSeconds: Double
-        /// Exact run time of all threads (schedstat), seconds.
+        /// Exact run time of all threads (the process's CPU clock), seconds.
         public let runSeconds: Double
         public let voluntary: Int
         public let involuntary: Int
@@ -346,7 +347,7 @@ public final class BenchSession: @unchecked Sendable {
         public let firstMicroseconds: Int
         public let lastMicroseconds: Int
         public let settledMicroseconds: Int
-        /// The whole process's CPU from the key to the quiet (schedstat, every thread), ns.
+        /// The whole process's CPU from the key to the quiet (its CPU clock, every thread), ns.
         public let cpuNanoseconds: Int
         public let rssKiB: Int
     }

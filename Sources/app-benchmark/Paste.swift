@@ -91,7 +91,7 @@ extension Benchmark {
             + "the key: the first and the last damage, and the settle (the start of the first 2 s with no damage "
             + "and under 5% of a CPU: a program inserting a long text paints nothing for seconds, and one starved on a "
             + "busy machine uses no CPU for a moment); CPU: every "
-            + "thread's run time (schedstat) from the key to the settle; RSS then. Each program's text is read "
+            + "thread's run time (the process's CPU clock, ended threads too) from the key to the settle; RSS then. Each program's text is read "
             + "through AT-SPI afterwards: the whole clipboard arrived.")
         out.append("")
         out.append("| Case | Program | Pastes | First paint | Last paint | Settled | CPU to settle | RSS after |")

@@ -164,7 +164,7 @@ extension Benchmark {
             + "its rounds, its input emptied before each (a chat app's start and connection take seconds); each of the "
             + "composer's rounds is a fresh process. The lab's AT-SPI watcher is stopped while the app's keys are "
             + "measured, so the app answers no reads of ours meanwhile; afterwards its input must hold what was typed. "
-            + "CPU/key: every thread of the process (schedstat), the median of the rounds. "
+            + "CPU/key: every thread of the process (its CPU clock, ended threads too), the median of the rounds. "
             + "Ratios are the app's figure ÷ the composer's: above 1×, the app costs more per key.")
         out.append("")
         out.append("| App | Input method | Program | Keys | Median | p90 | Frames/key | Damaged px/key | CPU/key | Missed |")

@@ -562,7 +562,7 @@ extension Benchmark {
             + "text view that scrolls. "
             + "\"Last paint\": the last damage of the key's burst; \"frames\": damage bursts per key; \"damaged px\": "
             + "the pixels of the key's X Damage rectangles (summed). \"CPU/key\": the whole process (every thread, the GL "
-            + "renderer's llvmpipe threads too: schedstat run time from /proc) from the first measured key to the "
+            + "renderer's llvmpipe threads too, and threads that ended on the way: the process's CPU clock) from the first measured key to the "
             + "process's quiet after the last (no damage and under 5% CPU for 80 ms), over the measured keys; the median "
             + "of the rounds.")
         out.append("")
@@ -588,7 +588,7 @@ extension Benchmark {
         out.append("Idle: \(options.idleSeconds) s with the window focused and nothing happening, after it was quiet (no damage, "
             + "under 5% CPU) for 300 ms, from \(Self.startupHousekeeping.components.seconds) s after the start (past GLib's "
             + "one-time start-up housekeeping: it retires an idle thread-pool worker after 15 s); CPU = utime+stime of /proc/PID/stat (clock ticks) and the exact run time of all "
-            + "threads (schedstat); wake-ups = voluntary + involuntary context switches of all threads. Start-up: from the "
+            + "threads (the process's CPU clock); wake-ups = voluntary + involuntary context switches of all threads. Start-up: from the "
             + "meter's fork to the first damage of the program's first mapped top-level (its `_NET_WM_PID`), "
             + "\(options.startups) launches each, rotated; RSS = VmRSS at that first frame (median) and after the idle period. "
             + "The composer starts reading and indexing its people, channels and emoji (the emoji index is about "
