@@ -19,7 +19,7 @@ public final class DraftSaver: @unchecked Sendable {
     public static let largeChangeBytes = 1 << 20
 
     public let directory: URL
-    private let queue = SerialWorker(name: "ime-composer profile store")
+    private let queue = SerialWorker(name: "profile store")  // a thread name: 15 bytes at most on Linux
     private let report: @Sendable (StoreNotice?) -> Void
     private let afterLargeChange: @Sendable () -> Void
     /// The size of the draft written by the last write that called `afterLargeChange` (the
