@@ -5,8 +5,10 @@ import Foundation
 /// asked for, and never loses one while the disk says no.
 ///
 /// The window asks (`save`, `recordSent`, `replaceLastSent`) and goes on; a thread of
-/// its own writes (`SerialWorker`). Drafts coalesce: a draft not yet written is replaced by a newer one, so a
-/// slow disk never builds a backlog. A write that fails (a full disk, a read-only
+/// its own writes (`SerialWorker`). Drafts coalesce: an update not yet written is merged
+/// into the newer one, so a slow disk never builds a backlog. A draft is written in pieces
+/// (`DraftPieces`), only those from the first one changed since the last write while the
+/// database holds this saver's pieces. A write that fails (a full disk, a read-only
 /// profile) keeps what it could not write and tries again with the next request or
 /// `flush`; `report` hears how each attempt went (nil: all written), on the queue.
 ///
@@ -27,8 +29,15 @@ public final class DraftSaver: @unchecked Sendable {
     private var bytesAtLastLargeChange = 0
     /// Guards `pendingDraft` and `pendingMessages`, which the main thread fills.
     private let lock = NSLock()
-    private var pendingDraft: Draft?
+    /// The draft update not written yet, with its number (`requests`).
+    private var pendingDraft: (number: Int, update: DraftUpdate)?
+    private var requests = 0
     private var pendingMessages: [MessageWrite] = []
+    /// Names this saver's pieces in the database (another window's saver has its own).
+    private let writer = UUID().uuidString
+    /// The UTF-8 size of each piece this saver last wrote, when the database holds them as
+    /// it wrote them (the queue's only): nil after a message's write or a failure.
+    private var writtenPieceBytes: [Int]?
     /// The open store (the queue's only): nil until it could be opened.
     private var store: ProfileStore?
 
@@ -44,7 +53,16 @@ public final class DraftSaver: @unchecked Sendable {
 
     /// Saves `draft` soon (replacing any draft not yet written).
     public func save(_ draft: Draft) {
-        lock.withLock { pendingDraft = draft }
+        save(DraftUpdate(draft))
+    }
+
+    /// Saves `update` soon: an update of the draft asked for before it (written or not), as
+    /// `ComposerModel.draftUpdate(since:)` makes them.
+    public func save(_ update: DraftUpdate) {
+        lock.withLock {
+            requests += 1
+            pendingDraft = (requests, pendingDraft.map { update.after($0.update) } ?? update)
+        }
         queue.async { self.writePending() }
     }
 
@@ -109,6 +127,7 @@ public final class DraftSaver: @unchecked Sendable {
             return openNotice
         }
         do {
+            if !messages.isEmpty { writtenPieceBytes = nil }  // a message's write replaces the draft whole
             for message in messages {
                 switch message.kind {
                 case .sent: try store.recordSent(message.text, draftAfter: message.draftAfter, at: message.date)
@@ -116,12 +135,19 @@ public final class DraftSaver: @unchecked Sendable {
                 }
                 lock.withLock { _ = pendingMessages.removeFirst() }
             }
+            var bytes = messages.last.map { $0.draftAfter.text.utf8.count }
             if let draft {
-                try store.saveDraft(draft)
-                lock.withLock { if pendingDraft == draft { pendingDraft = nil } }
+                // Until this write is done, the database may hold some of its pieces, or none.
+                let before = writtenPieceBytes
+                writtenPieceBytes = nil
+                let keeps = before.map { draft.update.first <= $0.count } ?? false
+                let written = try store.saveDraft(draft.update, writer: writer, keepsPieces: keeps)
+                let pieceBytes = Array((before ?? []).prefix(written.first)) + written.pieces.map(\.utf8.count)
+                writtenPieceBytes = pieceBytes
+                bytes = pieceBytes.reduce(0, +)
+                lock.withLock { if pendingDraft?.number == draft.number { pendingDraft = nil } }
             }
-            if let written = draft ?? messages.last?.draftAfter {
-                let bytes = written.text.utf8.count
+            if let bytes {
                 if abs(bytes - bytesAtLastLargeChange) >= Self.largeChangeBytes {
                     bytesAtLastLargeChange = bytes
                     afterLargeChange()

@@ -89,7 +89,10 @@ public final class ProfileStore: Sendable {
         try reader.read { db in
             var state = SavedState()
             if let row = try Row.fetchOne(db, sql: "SELECT text, caret, composingStart, composingEnd FROM draft WHERE id = 1") {
-                state.draft = Self.draft(from: row)
+                // A database not migrated yet (read-only, by an older version) has no pieces.
+                let pieces = try db.tableExists("draftPiece")
+                    ? try String.fetchAll(db, sql: "SELECT text FROM draftPiece ORDER BY position") : []
+                state.draft = Self.draft(from: row, pieces: pieces)
             }
             state.messages = try Row.fetchAll(db, sql: """
                 SELECT id, text, sentAt, editedAt FROM sentMessage ORDER BY id DESC LIMIT ?
@@ -101,6 +104,35 @@ public final class ProfileStore: Sendable {
     /// Replaces the saved draft.
     public func saveDraft(_ draft: Draft, at date: Date = Date()) throws {
         try pool.write { db in try Self.upsert(draft, at: date, in: db) }
+    }
+
+    /// Saves `update` as `writer`'s pieces, keeping the saved pieces before `update.first`
+    /// when they are `writer`'s and `keepsPieces` says they are the ones it last wrote;
+    /// otherwise every piece is written (`update.allPieces`), in the same transaction.
+    /// - Returns: the first piece written (0 when every piece was) and the pieces from it.
+    @discardableResult
+    public func saveDraft(_ update: DraftUpdate, writer: String, keepsPieces: Bool,
+                          at date: Date = Date()) throws -> (first: Int, pieces: [String]) {
+        try pool.write { db in
+            // Cached statements: preparing them again cost more than the piece's write.
+            var first = update.first, pieces = update.pieces
+            if first > 0 {
+                let kept = try Row.fetchOne(db.cachedStatement(sql: """
+                    SELECT writer, (SELECT count(*) FROM draftPiece WHERE position < ?) AS kept FROM draft WHERE id = 1
+                    """), arguments: [first])
+                if !keepsPieces || kept?["writer"] != writer || kept?["kept"] != first {
+                    first = 0
+                    pieces = update.allPieces()
+                }
+            }
+            try db.cachedStatement(sql: "DELETE FROM draftPiece WHERE position >= ?").execute(arguments: [first])
+            let insert = try db.cachedStatement(sql: "INSERT INTO draftPiece (position, text) VALUES (?, ?)")
+            for (offset, piece) in pieces.enumerated() {
+                try insert.execute(arguments: [first + offset, piece])
+            }
+            try Self.upsertRow(text: "", caret: update.caret, composing: update.composing, writer: writer, at: date, in: db)
+            return (first, pieces)
+        }
     }
 
     /// Keeps a sent message and the draft after it (empty, usually) in one transaction: a
@@ -133,20 +165,26 @@ public final class ProfileStore: Sendable {
         try pool.read { try StoreSchema.migrator.appliedMigrations($0) }
     }
 
+    /// The whole draft in its row, no pieces (a message's transaction, `saveDraft(Draft)`).
     private static func upsert(_ draft: Draft, at date: Date, in db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO draft (id, text, caret, composingStart, composingEnd, savedAt) VALUES (1, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET text = excluded.text, caret = excluded.caret,
-                composingStart = excluded.composingStart, composingEnd = excluded.composingEnd,
-                savedAt = excluded.savedAt
-            """, arguments: [draft.text, draft.caret, draft.composing?.lowerBound, draft.composing?.upperBound,
-                             date.timeIntervalSince1970])
+        try db.execute(sql: "DELETE FROM draftPiece")
+        try upsertRow(text: draft.text, caret: draft.caret, composing: draft.composing, writer: nil, at: date, in: db)
     }
 
-    /// A saved draft, its offsets clamped into its text (a row edited by hand, or by a
-    /// future version, must not put the caret outside it).
-    private static func draft(from row: Row) -> Draft {
-        let text: String = row["text"] ?? ""
+    private static func upsertRow(text: String, caret: Int, composing: Range<Int>?, writer: String?, at date: Date,
+                                  in db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO draft (id, text, caret, composingStart, composingEnd, savedAt, writer) VALUES (1, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET text = excluded.text, caret = excluded.caret,
+                composingStart = excluded.composingStart, composingEnd = excluded.composingEnd,
+                savedAt = excluded.savedAt, writer = excluded.writer
+            """).execute(arguments: [text, caret, composing?.lowerBound, composing?.upperBound, date.timeIntervalSince1970, writer])
+    }
+
+    /// A saved draft (its row's text, then its pieces), its offsets clamped into its text
+    /// (a row edited by hand, or by a future version, must not put the caret outside it).
+    private static func draft(from row: Row, pieces: [String]) -> Draft {
+        let text: String = (row["text"] ?? "") + pieces.joined()
         let count = text.unicodeScalars.count
         let caret = min(max(row["caret"] ?? count, 0), count)
         var composing: Range<Int>?

@@ -35,7 +35,7 @@ struct StoreMigrationTests {
             group.wait()
             #expect(results.withLock { $0 } == ["ok", "ok", "ok"])
             let store = try ProfileStore(url: url)
-            #expect(try store.appliedMigrations() == ["v1: draft and sent messages", "v2: edited messages"])
+            #expect(try store.appliedMigrations() == ["v1: draft and sent messages", "v2: edited messages", "v3: draft pieces"])
         }
     }
 
@@ -54,7 +54,7 @@ struct StoreMigrationTests {
             #expect(try old.read { try $0.columns(in: "sentMessage").map(\.name) } == ["id", "text", "sentAt"])
         }
         let store = try #require(StoreOpener.open(directory: scratch.url).store)
-        #expect(try store.appliedMigrations() == ["v1: draft and sent messages", "v2: edited messages"])
+        #expect(try store.appliedMigrations() == ["v1: draft and sent messages", "v2: edited messages", "v3: draft pieces"])
         let state = try store.load()
         #expect(state.draft == Draft(text: "old draft", caret: 3))
         #expect(state.messages.map(\.text) == ["old message"])

@@ -8,8 +8,8 @@ import GtkBinding
 /// writes it off the main thread. Sent and edited messages go at once, with the draft after
 /// them. `flush` writes everything before an exit.
 ///
-/// Per keystroke it costs one comparison of `DraftStamp`s; the O(n) draft copy happens
-/// once per delay, not per key.
+/// Per keystroke it costs one comparison of `DraftStamp`s; a save, once per delay, copies
+/// the pieces of the draft (`DraftPieces`) from the first one changed since the last save.
 final class DraftKeeper {
     /// How long a change waits before it is saved: with the write itself, a saved draft is
     /// never more than 0.5 s behind what is on screen.
@@ -114,9 +114,12 @@ final class DraftKeeper {
     }
 
     private func save(_ model: ComposerModel) {
+        // The pieces changed since the last save asked for: typing at the end of a long
+        // draft converts and writes its last piece, not the whole text.
+        let update = model.draftUpdate(since: savedStamp)
         savedStamp = model.draftStamp
         savesRequested += 1
-        saver.save(model.draft)
+        saver.save(update)
     }
 
     private func setInhibiting(_ on: Bool) {
