@@ -135,6 +135,16 @@ struct DraftPiecesTests {
         #expect(moved.first == 5 && moved.pieces.isEmpty && moved.caret == 3, "only the caret moved")
     }
 
+    @Test("a stamp of another model's (ahead of this log) gives every piece")
+    func foreignStamp() {
+        let other = ComposerModel(text: "", caret: 0)
+        for offset in 0..<10 { other.applyInsert(at: offset, text: "x", origin: .key) }
+        let model = ComposerModel(text: "abcdefg", caret: 7)
+        model.applyInsert(at: 7, text: "h", origin: .key)
+        let update = model.draftUpdate(since: other.draftStamp, pieceScalars: 3)
+        #expect(update.first == 0 && update.pieces.joined() == "abcdefgh")
+    }
+
     @Test("an update asked for before the last one was written: both in one")
     func updatesFollowingEachOther() {
         let model = ComposerModel(text: "abcdefghij", caret: 10)

@@ -93,7 +93,8 @@ extension ComposerModel {
         let length = preeditText.unicodeScalars.count
         let pieceCount = (document.scalarCount + length + size - 1) / size
         var first = 0
-        if let saved, log.holdsEverything(after: saved.sequence) {
+        // A stamp from ahead of this log is not this model's: everything is written.
+        if let saved, saved.sequence <= log.lastSequence, log.holdsEverything(after: saved.sequence) {
             // Before the lowest edit and before a composition (then or now), the text is the same.
             var lowest = log.lowestEditStart(after: saved.sequence) ?? Int.max
             if saved.preedit != nil { lowest = min(lowest, saved.caret) }
