@@ -28,11 +28,17 @@ enum Style {
     .input-bar { padding: 0; }
     .composer-input-frame { background-color: alpha(currentColor, 0.1); border-radius: 0; }
     .composer-input-frame textview, .composer-input-frame text { background-color: transparent; }
+    /* The open list is drawn again for every key too. On a software renderer a tinted
+       selected row cost a sixth of the list's drawing, round avatars a tenth (a rounded
+       clip each) and the dimmed details (an opacity node each) more: the selected row has
+       an accent bar instead, the avatars are square, the details a dimmer colour
+       (Benchmarks/findings.md). */
     .completion { background: transparent; }
-    .completion row { padding: 4px 12px; }
-    .completion row:selected { background: alpha(@accent_bg_color, 0.25); color: inherit; }
+    .completion row { padding: 4px 12px 4px 9px; border: 0 solid transparent; border-left-width: 3px; }
+    .completion row:selected { background: none; border-color: @accent_bg_color; color: inherit; }
+    .completion-detail { color: alpha(currentColor, 0.55); }
     .avatar {
-        min-width: 26px; min-height: 26px; border-radius: 13px;
+        min-width: 26px; min-height: 26px; border-radius: 0;
         background: alpha(@accent_bg_color, 0.35); font-weight: bold;
     }
     .emoji-glyph { font-size: 150%; min-width: 26px; }

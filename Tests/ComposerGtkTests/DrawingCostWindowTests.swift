@@ -72,5 +72,41 @@ extension GtkWindowSuites {
             #expect(texts >= 8, "the snapshot holds the eight messages: \(texts) text nodes")
             #expect(rounded == 0, "\(rounded) rounded clips in the message list")
         }
+
+        /// The open completion list is drawn again for every key: 267 M instructions for 20
+        /// keys with a tinted selected row, round avatars and dimmed details, 233 M without,
+        /// 161 M with no list (callgrind, llvmpipe, Benchmarks/findings.md). No rounded clip,
+        /// no opacity node (each an offscreen pass or a corner test), and no tint over the
+        /// selected row: its mark is a 3 px accent bar.
+        @Test func theCompletionListIsDrawnWithoutTintsRoundedClipsOrOpacity() async throws {
+            let people = ["tanaka", "takeda", "tamura", "takahashi", "taniguchi"].enumerated().map { index, name in
+                DirectoryEntry(id: "u\(index)", name: name, display: name.capitalized + " San", reading: "", latin: name)
+            }
+            let (composer, _) = try await GtkFixture.composer(directory: WorkspaceDirectory(people: people, channels: []))
+            defer { GtkFixture.close(composer) }
+            try GtkFixture.xdotool.type("@ta")
+            try await GtkFixture.settled(composer, "the list for @ta") { composer.completionTitlesShown.count == 5 }
+            var painted = 0
+            onSignal(gtk_widget_get_frame_clock(composer.window)!, "after-paint") { painted += 1 }
+            try await GtkFixture.wait("two frames with the list") {
+                if painted < 2 { gtk_widget_queue_draw(composer.window) }
+                return painted >= 2
+            }
+            let row = try #require(composer.completionRowWidgets.first)
+            let rowArea = Double(gtk_widget_get_width(row)) * Double(gtk_widget_get_height(row))
+            let (texts, rounded, opacity, colours) = RenderNodes.withSnapshot(of: composer.completionListWidget) {
+                node -> (Int, Int, Int, [Double]) in
+                guard let node else { return (0, 0, 0, []) }
+                return (RenderNodes.all(GSK_TEXT_NODE, in: node).count, RenderNodes.all(GSK_ROUNDED_CLIP_NODE, in: node).count,
+                        RenderNodes.all(GSK_OPACITY_NODE, in: node).count,
+                        RenderNodes.all(GSK_COLOR_NODE, in: node).map(RenderNodes.area(of:)))
+            }
+            #expect(texts >= 10, "the snapshot holds five rows' names and details: \(texts) text nodes")
+            #expect(rounded == 0, "\(rounded) rounded clips in the list")
+            #expect(opacity == 0, "\(opacity) opacity nodes in the list")
+            #expect(rowArea > 0)
+            let tints = colours.filter { $0 * 4 >= rowArea }
+            #expect(tints.isEmpty, "colour nodes over a quarter of a row (\(Int(rowArea)) px²): \(tints)")
+        }
     }
 }
