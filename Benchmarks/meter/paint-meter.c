@@ -60,6 +60,11 @@
  *   paint-meter find  (--pid PID | --name TITLE) [--find-timeout-ms 30000]
  *       Prints the window id of the program's viewable top-level once there is one.
  *
+ *   paint-meter cpu --pid PID
+ *       The process's CPU so far, no display needed: "cpu_ns" (its CPU clock, every thread,
+ *       ended ones included, as the other modes count it) and "live_threads_ns" (the
+ *       schedstat sum of the threads alive now).
+ *
  * Output: one JSON object per line on stdout. Exit status 0; 1 on a measurement error
  * (message on stderr and a {"type":"error"} line); 2 on a usage error.
  *
@@ -151,7 +156,8 @@ static void usage(void)
             "       paint-meter start [--timeout-ms N] [--exit] -- PROGRAM ARG…\n"
             "       paint-meter idle (--window ID | --pid PID) [--pid PID] [--ms N] [--no-focus] [--ready-quiet-ms N]\n"
             "       paint-meter paste --pid PID [--window ID] [--quiet-ms 2000] [--settle-max-ms 600000] [--no-focus]\n"
-            "       paint-meter find (--pid PID | --name TITLE) [--find-timeout-ms N]\n");
+            "       paint-meter find (--pid PID | --name TITLE) [--find-timeout-ms N]\n"
+            "       paint-meter cpu --pid PID\n");
     exit(2);
 }
 
@@ -987,6 +993,16 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &stop, NULL);
     sigaction(SIGCHLD, &child, NULL);
 
+    if (strcmp(mode, "cpu") == 0) {
+        if (o.pid <= 0) usage();
+        static struct proc_snapshot now;
+        if (!snapshot(o.pid, &now)) fail("cannot read /proc/%ld", o.pid);
+        long long live = 0;
+        for (int i = 0; i < now.tasks; i++) live += now.task[i].runtime_ns;
+        printf("{\"type\":\"cpu\",\"cpu_ns\":%lld,\"live_threads_ns\":%lld,\"threads\":%d}\n", now.process_ns,
+               live, now.tasks);
+        return 0;
+    }
     open_display();
     if (strcmp(mode, "keys") == 0) return run_keys(&o);
     if (strcmp(mode, "idle") == 0) return run_idle(&o);

@@ -23,6 +23,53 @@ struct PaintMeterTests {
         }
     }
 
+    /// The meter's CPU is the whole process's: a thread that ran and ended is in it. The
+    /// per-thread sum from /proc it used before missed such a thread, and with it every
+    /// draft save of the composer's, whose saver ended its thread after each write.
+    @Test(.timeLimit(.minutes(3)))
+    func countsTheCPUOfThreadsThatEnded() throws {
+        let tools = try Self.tools()
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        child.arguments = ["-c", """
+            import sys, threading, time
+            def burn():
+                end = time.thread_time() + 0.3
+                while time.thread_time() < end:
+                    pass
+            worker = threading.Thread(target=burn)
+            worker.start()
+            worker.join()
+            print("ended", flush=True)
+            sys.stdin.read()
+            """]
+        let output = Pipe(), input = Pipe()
+        child.standardOutput = output
+        child.standardInput = input
+        try child.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            child.waitUntilExit()
+        }
+        // Blocks until the child says its thread ended (or it exits: then the read is empty).
+        let said = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(said.contains("ended"), "the child said \(said.debugDescription)")
+
+        let meter = Process()
+        meter.executableURL = URL(fileURLWithPath: tools.meter)
+        meter.arguments = ["cpu", "--pid", String(child.processIdentifier)]
+        let report = Pipe()
+        meter.standardOutput = report
+        try meter.run()
+        let line = report.fileHandleForReading.readDataToEndOfFile()
+        meter.waitUntilExit()
+        #expect(meter.terminationStatus == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any], "\(line)")
+        let cpu = try #require(json["cpu_ns"] as? Int), live = try #require(json["live_threads_ns"] as? Int)
+        #expect(cpu >= 300_000_000, "the process's CPU with its ended thread's 0.3 s: \(cpu) ns")
+        #expect(cpu - live >= 250_000_000, "the ended thread is not among the live ones: \(cpu) - \(live) ns")
+    }
+
     @Test(.timeLimit(.minutes(3)))
     func seesAFrameForEveryKeyInTheReference() throws {
         let tools = try Self.tools()
