@@ -27,12 +27,7 @@ extension GtkWindowSuites {
             }
             // Drawn as a frame draws it: after frames painted at the fitted height (a widget
             // waiting for its allocation is left out of a snapshot).
-            var painted = 0
-            onSignal(gtk_widget_get_frame_clock(composer.window)!, "after-paint") { painted += 1 }
-            try await GtkFixture.wait("two frames at the fitted height") {
-                if painted < 2 { gtk_widget_queue_draw(composer.window) }
-                return painted >= 2
-            }
+            try await GtkFixture.paintedTwice(composer)
             let (bar, frame) = composer.inputBarWidgets
             let frameArea = Double(gtk_widget_get_width(frame)) * Double(gtk_widget_get_height(frame))
             let (texts, roundedAreas) = RenderNodes.withSnapshot(of: bar) { node -> (Int, [Double]) in
@@ -53,18 +48,8 @@ extension GtkWindowSuites {
         @Test func theMessagesAreDrawnWithoutRoundedClips() async throws {
             let (composer, _) = try await GtkFixture.composer()
             defer { GtkFixture.close(composer) }
-            let buffer = gtk_text_view_get_buffer(cast(composer.textView))
-            for index in 1...8 {
-                gtk_text_buffer_set_text(buffer, "a message with some words in it, number \(index)", -1)
-                composer.send()
-            }
-            try await GtkFixture.wait("the newest message shown") { composer.messageListShowsNewest }
-            var painted = 0
-            onSignal(gtk_widget_get_frame_clock(composer.window)!, "after-paint") { painted += 1 }
-            try await GtkFixture.wait("two frames with the messages") {
-                if painted < 2 { gtk_widget_queue_draw(composer.window) }
-                return painted >= 2
-            }
+            try await GtkFixture.send((1...8).map { "a message with some words in it, number \($0)" }, from: composer)
+            try await GtkFixture.paintedTwice(composer)
             let (texts, rounded) = RenderNodes.withSnapshot(of: composer.messageListWidget) { node -> (Int, Int) in
                 guard let node else { return (0, 0) }
                 return (RenderNodes.all(GSK_TEXT_NODE, in: node).count, RenderNodes.all(GSK_ROUNDED_CLIP_NODE, in: node).count)
@@ -86,12 +71,7 @@ extension GtkWindowSuites {
             defer { GtkFixture.close(composer) }
             try GtkFixture.xdotool.type("@ta")
             try await GtkFixture.settled(composer, "the list for @ta") { composer.completionTitlesShown.count == 5 }
-            var painted = 0
-            onSignal(gtk_widget_get_frame_clock(composer.window)!, "after-paint") { painted += 1 }
-            try await GtkFixture.wait("two frames with the list") {
-                if painted < 2 { gtk_widget_queue_draw(composer.window) }
-                return painted >= 2
-            }
+            try await GtkFixture.paintedTwice(composer)
             let row = try #require(composer.completionRowWidgets.first)
             let rowArea = Double(gtk_widget_get_width(row)) * Double(gtk_widget_get_height(row))
             let (texts, rounded, opacity, colours) = RenderNodes.withSnapshot(of: composer.completionListWidget) {

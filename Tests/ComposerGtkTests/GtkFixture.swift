@@ -96,6 +96,30 @@ enum GtkFixture {
         }
     }
 
+    /// Sends each of `messages` as the user would (put in the input, then Send), and waits
+    /// until the list shows the newest.
+    static func send(_ messages: [String], from composer: ComposerController) async throws {
+        let buffer = gtk_text_view_get_buffer(cast(composer.textView))
+        for message in messages {
+            gtk_text_buffer_set_text(buffer, message, -1)
+            composer.send()
+        }
+        try await wait("the newest message shown") { composer.messageListShowsNewest }
+    }
+
+    /// Waits for two frames painted from now (each asked for if none comes): what a
+    /// snapshot then holds is what those frames drew.
+    static func paintedTwice(_ composer: ComposerController) async throws {
+        var painted = 0
+        let clock = gtk_widget_get_frame_clock(composer.window)!
+        let handler = onSignal(clock, "after-paint") { painted += 1 }
+        defer { g_signal_handler_disconnect(UnsafeMutableRawPointer(clock), handler) }
+        try await wait("two frames") {
+            if painted < 2 { gtk_widget_queue_draw(composer.window) }
+            return painted >= 2
+        }
+    }
+
     /// Waits until the clipboard holds text starting with `prefix` (the app owns it: read
     /// back through the composer's own display) and returns that text.
     static func clipboardText(_ composer: ComposerController, startingWith prefix: String) async throws -> String {

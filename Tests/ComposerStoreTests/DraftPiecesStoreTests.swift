@@ -17,6 +17,12 @@ struct DraftPiecesStoreTests {
         }
     }
 
+    /// Types `text` at the end of `model`'s text and saves the update since `stamp`.
+    static func type(_ text: String, into model: ComposerModel, since stamp: DraftStamp, saver: DraftSaver) {
+        model.applyInsert(at: model.document.scalarCount, text: text, origin: .key)
+        saver.save(model.draftUpdate(since: stamp))
+    }
+
     static func load(_ scratch: ScratchDirectory) throws -> Draft {
         try #require(StoreOpener.open(directory: scratch.url).store).load().draft
     }
@@ -32,12 +38,8 @@ struct DraftPiecesStoreTests {
         #expect(try Self.load(scratch) == model.draft)
         try Self.mark(piece: 0, in: scratch, as: "kept")
 
-        var stamp = model.draftStamp
-        model.applyInsert(at: 40_000, text: "a", origin: .key)
-        saver.save(model.draftUpdate(since: stamp))
-        stamp = model.draftStamp
-        model.applyInsert(at: 40_001, text: "b", origin: .key)
-        saver.save(model.draftUpdate(since: stamp))  // coalesced with the one before if not written yet
+        Self.type("a", into: model, since: model.draftStamp, saver: saver)
+        Self.type("b", into: model, since: model.draftStamp, saver: saver)  // coalesced with "a" if not written yet
         #expect(saver.flush() == nil)
         let saved = try Self.load(scratch)
         #expect(saved.text.hasPrefix("kept"), "piece 0 was written again")
@@ -60,9 +62,7 @@ struct DraftPiecesStoreTests {
         #expect(other.flush() == nil)
         #expect(try Self.load(scratch) == otherModel.draft)
 
-        let stamp = model.draftStamp
-        model.applyInsert(at: 40_000, text: "a", origin: .key)
-        mine.save(model.draftUpdate(since: stamp))
+        Self.type("a", into: model, since: model.draftStamp, saver: mine)
         #expect(mine.flush() == nil)
         #expect(try Self.load(scratch) == model.draft)
         mine.close()
@@ -78,9 +78,7 @@ struct DraftPiecesStoreTests {
         saver.save(model.draftUpdate(since: nil))
         saver.recordSent("hello", draftAfter: model.draft)
         #expect(saver.flush() == nil)
-        let stamp = model.draftStamp
-        model.applyInsert(at: 40_000, text: "a", origin: .key)
-        saver.save(model.draftUpdate(since: stamp))
+        Self.type("a", into: model, since: model.draftStamp, saver: saver)
         #expect(saver.flush() == nil)
         #expect(try Self.load(scratch) == model.draft)
         let pieces = try DatabaseQueue(path: scratch.path(ProfileStore.fileName)).read {
