@@ -22,9 +22,10 @@ public nonisolated struct ProfileOpening: Sendable {
         let url = URL(fileURLWithPath: directory)
         let reports = StoreReports()
         let report: @Sendable (StoreNotice?) -> Void = { notice in MainLoop.post { reports.deliver(notice) } }
-        /// The saver gives memory back after a long paste or a long draft sent (`FreedMemory`).
+        /// The saver gives memory back after a long paste or a long draft sent, once the main
+        /// loop has laid the text out (`FreedMemory`).
         func saver(store: ProfileStore?) -> DraftSaver {
-            DraftSaver(directory: url, store: store, report: report, afterLargeChange: FreedMemory.giveBack)
+            DraftSaver(directory: url, store: store, report: report, afterLargeChange: { FreedMemory.giveBackOnceIdle() })
         }
         guard FileManager.default.fileExists(atPath: url.appendingPathComponent(ProfileStore.fileName).path) else {
             return ProfileOpening(saver: saver(store: nil), restored: .empty, notice: nil, reports: reports)
