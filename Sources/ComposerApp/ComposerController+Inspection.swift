@@ -98,6 +98,8 @@ extension ComposerController {
     @_spi(Testing) public var inputBarWidgets: (bar: UnsafeMutablePointer<GtkWidget>, frame: UnsafeMutablePointer<GtkWidget>) {
         (ui.inputBar, ui.inputScroller)
     }
+    /// The limit's row (hint, counter, Trim), to see what it draws (tests).
+    @_spi(Testing) public var limitRowWidget: UnsafeMutablePointer<GtkWidget> { ui.limitIndicators.row }
     /// The completion list's slot, to see what it draws (tests).
     @_spi(Testing) public var completionListWidget: UnsafeMutablePointer<GtkWidget> { ui.completionList.container }
     /// The message list's scrolled window, to see what it draws (tests).

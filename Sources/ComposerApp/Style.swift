@@ -31,12 +31,11 @@ enum Style {
     /* The open list is drawn again for every key too. On a software renderer a tinted
        selected row cost a sixth of the list's drawing, round avatars a tenth (a rounded
        clip each) and the dimmed details (an opacity node each) more: the selected row has
-       an accent bar instead, the avatars are square, the details a dimmer colour
-       (Benchmarks/findings.md). */
+       an accent bar instead, the avatars are square, the details dimmed by their colour
+       (`.dimmed`, the palette's; Benchmarks/findings.md). */
     .completion { background: transparent; }
     .completion row { padding: 4px 12px 4px 9px; border: 0 solid transparent; border-left-width: 3px; }
     .completion row:selected { background: none; border-color: @accent_bg_color; color: inherit; }
-    .completion-detail { color: alpha(currentColor, 0.55); }
     .avatar {
         min-width: 26px; min-height: 26px; border-radius: 0;
         background: alpha(@accent_bg_color, 0.35); font-weight: bold;
@@ -140,8 +139,19 @@ nonisolated struct Palette: Equatable, Sendable {
         }
     }
 
-    /// The palette as named colours for the style sheet (`@ime_key_color`…).
+    /// How much of its colour dimmed text keeps: libadwaita's `dim-label` opacity, 0.55, and
+    /// 0.9 with high contrast.
+    var dimmedAlpha: Double { appearance.highContrast ? 0.9 : 0.55 }
+
+    /// The palette as named colours for the style sheet (`@ime_key_color`…), and `.dimmed`.
+    ///
+    /// `.dimmed` is `dim-label`'s look by the text's colour instead of the widget's opacity.
+    /// An opacity below 1 makes GTK draw the widget through an opacity node, which GSK's GL
+    /// renderer draws into a texture of its own and then blends, in every frame that shows it:
+    /// the counter near the limit, the typing indicator, each inspector row's time. For text
+    /// the two look the same.
     var css: String {
-        inspectorKinds.map { "@define-color ime_\($0.kind)_color \($0.color);" }.joined(separator: "\n")
+        (inspectorKinds.map { "@define-color ime_\($0.kind)_color \($0.color);" }
+            + [".dimmed { color: alpha(currentColor, \(dimmedAlpha)); }"]).joined(separator: "\n")
     }
 }

@@ -1,5 +1,5 @@
 import CGtk
-@_spi(Testing) import ComposerApp
+@_spi(Testing) @testable import ComposerApp
 import ComposerCore
 import Foundation
 import GtkBinding
@@ -39,6 +39,32 @@ extension GtkWindowSuites {
             #expect(frameArea > 0)
             let large = roundedAreas.filter { $0 * 4 >= frameArea }
             #expect(large.isEmpty, "rounded clips over a quarter of the input's frame (\(Int(frameArea)) px²): \(large)")
+        }
+
+        /// Near the limit the counter is shown, dimmed, and drawn again for every key: dimmed by
+        /// its colour (`.dimmed`), not by libadwaita's `dim-label`, whose opacity is an opacity
+        /// node that GSK's GL renderer draws into a texture of its own and blends in every frame.
+        @Test func theCounterNearTheLimitIsDimmedByItsColour() async throws {
+            let options = ComposerOptions(initialText: String(repeating: "a", count: 190),
+                                          profileDirectory: try GtkFixture.newProfile(), limit: LengthLimit(limit: 200))
+            let (composer, _) = try await GtkFixture.composer(options)
+            defer { GtkFixture.close(composer) }
+            try await GtkFixture.settled(composer, "the counter shown") { composer.counterIsShown && composer.counterText == "10" }
+            try await GtkFixture.paintedTwice(composer)
+            func textAlphas(_ node: OpaquePointer?) -> [Float] {
+                guard let node else { return [] }
+                return RenderNodes.all(GSK_TEXT_NODE, in: node).map { gsk_text_node_get_color($0).pointee.alpha }
+            }
+            let (opacity, counter) = RenderNodes.withSnapshot(of: composer.limitRowWidget) { node -> (Int, [Float]) in
+                guard let node else { return (0, []) }
+                return (RenderNodes.all(GSK_OPACITY_NODE, in: node).count, textAlphas(node))
+            }
+            let input = RenderNodes.withSnapshot(of: composer.textView, textAlphas)
+            #expect(opacity == 0, "\(opacity) opacity nodes in the limit's row")
+            let undimmed = try #require(input.first, "the input's text")
+            let dimmed = try #require(counter.first, "the counter's text")
+            let expected = undimmed * Float(Palette(SystemStyle.current).dimmedAlpha)
+            #expect(abs(dimmed - expected) < 0.02, "the counter's alpha \(dimmed), the input's \(undimmed)")
         }
 
         /// The messages in view are drawn again for every key as well: with eight rounded

@@ -39,6 +39,16 @@ import Testing
         }
     }
 
+    /// Dimmed text keeps what libadwaita's `dim-label` keeps: 0.55 of its colour, 0.9 with
+    /// high contrast (its base and base-hc style sheets), by the colour's alpha.
+    @Test(arguments: appearances)
+    func dimmedTextKeepsWhatLibadwaitasDimLabelKeeps(_ appearance: SystemStyle.Appearance) {
+        let palette = Palette(appearance)
+        #expect(palette.dimmedAlpha == (appearance.highContrast ? 0.9 : 0.55))
+        #expect(palette.css.contains(".dimmed { color: alpha(currentColor, \(palette.dimmedAlpha)); }"))
+        #expect(!palette.css.contains("opacity"))
+    }
+
     @Test(arguments: appearances)
     func theTagsReadInTheInput(_ appearance: SystemStyle.Appearance) {
         let palette = Palette(appearance)
