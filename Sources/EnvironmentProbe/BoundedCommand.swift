@@ -8,7 +8,8 @@ import Glibc
 /// doctor or the window wait.
 ///
 /// Output goes to temporary files, not pipes, so that a grandchild keeping a descriptor open
-/// cannot block the read; the files are removed before returning.
+/// cannot block the read; the files are removed before returning. The command runs in a
+/// process group of its own (`Spawn`), killed as a whole when it overruns its time.
 public enum BoundedCommand {
     public struct Output: Sendable {
         public let status: Int32
@@ -32,7 +33,8 @@ public enum BoundedCommand {
     }
 
     /// Runs `program` (looked up on `environment["PATH"]`, then /usr/bin and /bin) and waits
-    /// at most `timeout` seconds; on timeout it is killed (SIGKILL).
+    /// at most `timeout` seconds; on timeout its process group is killed (SIGKILL). A command
+    /// killed by a signal has the status 128 + the signal, as a shell says it.
     public static func run(_ program: String, _ arguments: [String], environment: [String: String],
                     timeout: TimeInterval = 3) -> Result<Output, Failure> {
         guard let executable = resolve(program, path: environment["PATH"] ?? "") else {
@@ -46,35 +48,25 @@ public enum BoundedCommand {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)
         }
-        guard FileManager.default.createFile(atPath: outURL.path, contents: nil),
-              FileManager.default.createFile(atPath: errURL.path, contents: nil),
-              let outHandle = try? FileHandle(forWritingTo: outURL),
-              let errHandle = try? FileHandle(forWritingTo: errURL) else {
-            return .failure(.couldNotStart(program, "cannot create temporary files in \(directory.path)"))
+        // The child opens the files itself; nothing of this process's is passed on but them
+        // (`Spawn`: Foundation's `Process` cost 8–75 M instructions a command here).
+        let (rc, pid) = Spawn.start(path: executable, arguments: [executable] + arguments,
+                                    environment: environment.map { "\($0.key)=\($0.value)" }) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, errURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        do {
-            try process.run()
-        } catch {
-            return .failure(.couldNotStart(program, "\(error)"))
+        guard rc == 0 else {
+            return .failure(.couldNotStart(program, String(cString: strerror(rc))))
         }
-        try? outHandle.close()
-        try? errHandle.close()
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            _ = finished.wait(timeout: .now() + 2)  // SIGKILL cannot be ignored; bounded all the same
+        guard let status = Spawn.wait(for: pid, seconds: timeout) else {
+            // Its process group: what it started goes too.
+            kill(-pid, SIGKILL)
+            _ = Spawn.wait(for: pid, seconds: 2)  // SIGKILL cannot be ignored; bounded all the same
             return .failure(.timedOut(([program] + arguments).joined(separator: " "), timeout))
         }
         let read = { (url: URL) in String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self) }
-        return .success(Output(status: process.terminationStatus, stdout: read(outURL), stderr: read(errURL)))
+        return .success(Output(status: Spawn.exitCode(status), stdout: read(outURL), stderr: read(errURL)))
     }
 
     public static func resolve(_ program: String, path: String) -> String? {

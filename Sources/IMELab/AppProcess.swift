@@ -1,3 +1,4 @@
+import EnvironmentProbe
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -7,12 +8,10 @@ import Glibc
 /// stdout and stderr go to files in the session directory (never pipes, so a chatty child
 /// can never block).
 ///
-/// Spawned with `posix_spawn` rather than Foundation's `Process`: `Process.run()` passes on
-/// the calling thread's signal mask, and Swift concurrency / libdispatch worker threads
-/// (where tests run) block nearly every signal, so such a child would ignore SIGTERM and
-/// SIGINT. Here the child gets an empty mask, default signal dispositions, no inherited
-/// descriptors beyond 0–2, and its own process group (pgid == pid), which `stop()` uses to
-/// take down helpers it spawned.
+/// Spawned with `Spawn` rather than Foundation's `Process` (whose children inherit the
+/// calling thread's blocked signals): the child gets an empty signal mask, default signal
+/// dispositions, no inherited descriptors beyond 0–2, and its own process group (pgid ==
+/// pid), which `stop()` uses to take down helpers it spawned.
 public final class AppProcess: @unchecked Sendable {
     public let name: String
     public let executable: String
@@ -44,58 +43,17 @@ public final class AppProcess: @unchecked Sendable {
 
     private static func spawn(path: String, arguments: [String], environment: [String: String],
                               stdout: String, stderr: String, name: String) throws -> pid_t {
-        let (rc, child) = posixSpawn(path: path, arguments: [path] + arguments,
-                                     environment: environment.map { "\($0.key)=\($0.value)" }) { actions in
+        let (rc, child) = Spawn.start(path: path, arguments: [path] + arguments,
+                                      environment: environment.map { "\($0.key)=\($0.value)" }) { actions in
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
             posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
-            if let closefrom = addCloseFrom { _ = closefrom(&actions, 3) }
         }
         guard rc == 0 else {
             throw HarnessError("could not launch \(name) (\(path)): \(String(cString: strerror(rc)))")
         }
         return child
     }
-
-    /// `posix_spawn` as the harness starts every child: an empty signal mask, default signal
-    /// dispositions, a process group of its own; `files` sets up its descriptors. Returns
-    /// posix_spawn's result and the child's pid.
-    static func posixSpawn(path: String, arguments: [String], environment: [String],
-                           files: (inout posix_spawn_file_actions_t) -> Void) -> (status: Int32, pid: pid_t) {
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setpgroup(&attr, 0)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        files(&actions)
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let rc = posix_spawn(&child, path, &actions, &attr, argv, envp)
-        return (rc, child)
-    }
-
-    /// glibc ≥ 2.34 `posix_spawn_file_actions_addclosefrom_np` (not in Swift's Glibc module).
-    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        // RTLD_DEFAULT is a null handle in glibc.
-        guard let sym = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(sym, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
 
     /// Reaps the child if it has exited (never blocks). Returns the raw wait status.
     private func reap() -> Int32? {

@@ -1,3 +1,4 @@
+import EnvironmentProbe
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -75,9 +76,9 @@ public enum SessionReaper {
     @discardableResult
     public static func spawnWatchdog(stdin: Int32, listFile: String) -> pid_t? {
         // No session marker in its environment: it must not find itself.
-        let (rc, child) = AppProcess.posixSpawn(path: "/usr/bin/python3",
-                                                arguments: ["/usr/bin/python3", "-c", watchdogProgram, listFile],
-                                                environment: ["PATH=/usr/bin:/bin", "LANG=C.UTF-8"]) { actions in
+        let (rc, child) = Spawn.start(path: "/usr/bin/python3",
+                                      arguments: ["/usr/bin/python3", "-c", watchdogProgram, listFile],
+                                      environment: ["PATH=/usr/bin:/bin", "LANG=C.UTF-8"]) { actions in
             posix_spawn_file_actions_adddup2(&actions, stdin, 0)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)

@@ -1,5 +1,8 @@
 import EnvironmentProbe
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// The one way the doctor and the inspector ask the session: bounded commands, and one
@@ -49,6 +52,44 @@ import Testing
         let output = try? printed.get()
         #expect(output?.status == 3 && output?.succeeded == false)
         #expect(output?.stdout == "out\n" && output?.stderr == "err\n")
+    }
+
+    /// A command gets its standard descriptors and nothing else of the caller's (a pipe
+    /// passed on would keep the caller's reader from seeing its end).
+    @Test func aCommandInheritsOnlyItsStandardDescriptors() throws {
+        let held = open("/dev/null", O_RDONLY)  // not close-on-exec
+        try #require(held > 2)
+        defer { close(held) }
+        let listed = try BoundedCommand.run("sh", ["-c", "exec ls /proc/self/fd"], environment: ["PATH": "/usr/bin:/bin"]).get()
+        let descriptors = Set(listed.stdout.split(separator: "\n").map(String.init))
+        // ls's own: 0–2 and the directory it lists.
+        #expect(descriptors == ["0", "1", "2", "3"], "\(descriptors.sorted()) (held: \(held))")
+    }
+
+    /// A command that overruns its time is killed with what it started (its process group),
+    /// and a command ended by a signal reads as a shell says it (128 + the signal).
+    @Test func anOverrunKillsWhatTheCommandStartedAndASignalReadsAsAShellSaysIt() throws {
+        let env = ["PATH": "/usr/bin:/bin"]
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bounded-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let hung = BoundedCommand.run("sh", ["-c", "sleep 300 & echo $! > \(file.path); wait"], environment: env, timeout: 1)
+        guard case .failure(.timedOut) = hung else {
+            Issue.record("expected a time-out, got \(hung)")
+            return
+        }
+        let pid = try #require(Int32((try String(contentsOf: file, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Gone, or a zombie waiting for whoever inherited it: not sleeping on.
+        func ended() -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let state = stat.split(separator: ")").last?.split(separator: " ").first else { return true }
+            return state == "Z" || state == "X"
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !ended(), Date() < deadline { _ = poll(nil, 0, 20) }
+        #expect(ended(), "the command's child (pid \(pid)) outlived the command's time-out")
+
+        let signalled = try BoundedCommand.run("sh", ["-c", "kill -TERM $$"], environment: env).get()
+        #expect(signalled.status == 128 + SIGTERM)
     }
 
     @Test func noBusAddressIsToldWithoutRunningAnything() {
