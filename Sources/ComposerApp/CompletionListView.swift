@@ -283,7 +283,7 @@ final class CompletionListView {
         gtk_widget_set_visible(emoji, 0)
         let title = Self.label(cssClass: "completion-title")
         let detail = Self.label(cssClass: "completion-detail")
-        gtk_widget_add_css_class(detail, "dimmed")  // by its colour, not `dim-label`'s opacity
+        gtk_widget_add_css_class(detail, "ime-dimmed")  // by its colour, not `dim-label`'s opacity
         let texts = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
         gtk_box_append(cast(texts), title)
         gtk_box_append(cast(texts), detail)

@@ -32,7 +32,7 @@ enum Style {
        selected row cost a sixth of the list's drawing, round avatars a tenth (a rounded
        clip each) and the dimmed details (an opacity node each) more: the selected row has
        an accent bar instead, the avatars are square, the details dimmed by their colour
-       (`.dimmed`, the palette's; Benchmarks/findings.md). */
+       (`.ime-dimmed`, the palette's; Benchmarks/findings.md). */
     .completion { background: transparent; }
     .completion row { padding: 4px 12px 4px 9px; border: 0 solid transparent; border-left-width: 3px; }
     .completion row:selected { background: none; border-color: @accent_bg_color; color: inherit; }
@@ -143,15 +143,16 @@ nonisolated struct Palette: Equatable, Sendable {
     /// 0.9 with high contrast.
     var dimmedAlpha: Double { appearance.highContrast ? 0.9 : 0.55 }
 
-    /// The palette as named colours for the style sheet (`@ime_key_color`…), and `.dimmed`.
+    /// The palette as named colours for the style sheet (`@ime_key_color`…), and `.ime-dimmed`.
     ///
-    /// `.dimmed` is `dim-label`'s look by the text's colour instead of the widget's opacity.
+    /// `.ime-dimmed` is `dim-label`'s look by the text's colour instead of the widget's opacity.
     /// An opacity below 1 makes GTK draw the widget through an opacity node, which GSK's GL
     /// renderer draws into a texture of its own and then blends, in every frame that shows it:
     /// the counter near the limit, the typing indicator, each inspector row's time. For text
-    /// the two look the same.
+    /// the two look the same. Named ours: libadwaita 1.7 has a `.dimmed` of its own, an
+    /// opacity again.
     var css: String {
         (inspectorKinds.map { "@define-color ime_\($0.kind)_color \($0.color);" }
-            + [".dimmed { color: alpha(currentColor, \(dimmedAlpha)); }"]).joined(separator: "\n")
+            + [".ime-dimmed { color: alpha(currentColor, \(dimmedAlpha)); }"]).joined(separator: "\n")
     }
 }

@@ -42,7 +42,7 @@ extension GtkWindowSuites {
         }
 
         /// Near the limit the counter is shown, dimmed, and drawn again for every key: dimmed by
-        /// its colour (`.dimmed`), not by libadwaita's `dim-label`, whose opacity is an opacity
+        /// its colour (`.ime-dimmed`), not by libadwaita's `dim-label`, whose opacity is an opacity
         /// node that GSK's GL renderer draws into a texture of its own and blends in every frame.
         @Test func theCounterNearTheLimitIsDimmedByItsColour() async throws {
             let options = ComposerOptions(initialText: String(repeating: "a", count: 190),

@@ -45,8 +45,7 @@ import Testing
     func dimmedTextKeepsWhatLibadwaitasDimLabelKeeps(_ appearance: SystemStyle.Appearance) {
         let palette = Palette(appearance)
         #expect(palette.dimmedAlpha == (appearance.highContrast ? 0.9 : 0.55))
-        #expect(palette.css.contains(".dimmed { color: alpha(currentColor, \(palette.dimmedAlpha)); }"))
-        #expect(!palette.css.contains("opacity"))
+        #expect(palette.css.contains(".ime-dimmed { color: alpha(currentColor, \(palette.dimmedAlpha)); }"))
     }
 
     @Test(arguments: appearances)

@@ -73,7 +73,7 @@ extension GtkWindowSuites {
             limitIndicators.show(LimitStatus(count: 205, provisionalCount: nil, limit: 200))
             limitIndicators.showLimitHint(LimitHint(over: 5, limit: 200, unit: .graphemes))
             #expect(text() == "\u{2212}5")
-            #expect(has("error") && !has("dimmed"))
+            #expect(has("error") && !has("ime-dimmed"))
             #expect(gtk_widget_get_visible(limitIndicators.trimButton) != 0)
             #expect(gtk_widget_get_visible(limitIndicators.limitHint) != 0)
             #expect(gtk_widget_get_visible(limitIndicators.row) != 0)
@@ -89,7 +89,7 @@ extension GtkWindowSuites {
 
             limitIndicators.show(LimitStatus(count: 190, provisionalCount: nil, limit: 200))
             #expect(text() == "10")
-            #expect(has("dimmed") && !has("error") && !has("dim-label"), "near the limit: dimmed by its colour")
+            #expect(has("ime-dimmed") && !has("error") && !has("dim-label"), "near the limit: dimmed by its colour")
 
             limitIndicators.show(LimitStatus(count: 10, provisionalCount: nil, limit: 200))
             #expect(gtk_widget_get_visible(limitIndicators.counterStatus) == 0, "far from the limit")

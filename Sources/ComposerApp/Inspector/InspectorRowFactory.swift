@@ -23,7 +23,7 @@ final class InspectorRowFactory {
         let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         gtk_widget_add_css_class(box, "inspector-row")
         let time = label(chars: 7, xalign: 1)
-        gtk_widget_add_css_class(time, "dimmed")
+        gtk_widget_add_css_class(time, "ime-dimmed")
         let kind = label(chars: 8, xalign: 0)
         let summary = label(chars: -1, xalign: 0)
         gtk_label_set_ellipsize(opaque(summary), PANGO_ELLIPSIZE_END)

@@ -109,7 +109,7 @@ final class ComposerView {
 
         typingIndicator = cgtk_widget_new_with_role(gtk_label_get_type(), GTK_ACCESSIBLE_ROLE_STATUS)
         gtk_widget_add_css_class(typingIndicator, "typing-indicator")
-        gtk_widget_add_css_class(typingIndicator, "dimmed")
+        gtk_widget_add_css_class(typingIndicator, "ime-dimmed")
         gtk_label_set_xalign(opaque(typingIndicator), 0)
         gtk_label_set_ellipsize(opaque(typingIndicator), PANGO_ELLIPSIZE_END)
         gtk_widget_set_margin_start(typingIndicator, 12)

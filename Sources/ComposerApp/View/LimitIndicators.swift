@@ -41,7 +41,7 @@ final class LimitIndicators {
         gtk_inscription_set_nat_chars(opaque(counterLabel), 8)
         gtk_inscription_set_xalign(opaque(counterLabel), 1)
         gtk_widget_add_css_class(counterLabel, "counter")
-        gtk_widget_add_css_class(counterLabel, "dimmed")
+        gtk_widget_add_css_class(counterLabel, "ime-dimmed")
         gtk_widget_set_valign(counterLabel, GTK_ALIGN_CENTER)
         // For screen readers the counter is a status (a polite live region) around it, whose
         // accessible name says the count in words and changes with it (`speakCounter`):
@@ -101,7 +101,7 @@ final class LimitIndicators {
         }
         if previous?.counterIsOver != status.counterIsOver {
             Style.setClass("error", on: counterLabel, status.counterIsOver)
-            Style.setClass("dimmed", on: counterLabel, !status.counterIsOver)
+            Style.setClass("ime-dimmed", on: counterLabel, !status.counterIsOver)
         }
         if previous?.isProvisional != status.isProvisional {
             Style.setClass("provisional", on: counterLabel, status.isProvisional)
