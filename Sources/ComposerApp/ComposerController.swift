@@ -175,7 +175,7 @@ public final class ComposerController {
         afterFirstFrame { [weak self] in
             MainLoop.offMainThread(load) { data in
                 self?.useData(data)
-                MainLoop.offMainThread({ FreedMemory.giveBack() }, then: { _ in })
+                FreedMemory.giveBackOffMainThread()
             }
         }
     }
