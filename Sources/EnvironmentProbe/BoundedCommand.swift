@@ -57,12 +57,20 @@ public enum BoundedCommand {
             posix_spawn_file_actions_addopen(&actions, 2, errURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
         guard rc == 0 else {
-            return .failure(.couldNotStart(program, String(cString: strerror(rc))))
+            // The child opens its output files first: a full or read-only directory fails here too.
+            return .failure(.couldNotStart(program, "\(String(cString: strerror(rc))) (its output goes to \(directory.path))"))
         }
         guard let status = Spawn.wait(for: pid, seconds: timeout) else {
             // Its process group: what it started goes too.
             kill(-pid, SIGKILL)
-            _ = Spawn.wait(for: pid, seconds: 2)  // SIGKILL cannot be ignored; bounded all the same
+            // SIGKILL cannot be ignored, but a process in uninterruptible sleep ends later:
+            // bounded all the same, and reaped by a thread of its own then (no zombie).
+            if Spawn.wait(for: pid, seconds: 2) == nil {
+                Thread.detachNewThread {
+                    var status: Int32 = 0
+                    while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+                }
+            }
             return .failure(.timedOut(([program] + arguments).joined(separator: " "), timeout))
         }
         let read = { (url: URL) in String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self) }

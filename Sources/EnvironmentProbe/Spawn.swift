@@ -4,7 +4,8 @@ import Glibc
 
 /// `posix_spawn` as the composer and the lab start every child: an empty signal mask,
 /// default signal dispositions, a process group of its own, and only the descriptors
-/// `files` sets up (the rest closed with one `close_range`).
+/// `files` sets up (the rest closed: with one `close_range` where glibc has
+/// `posix_spawn_file_actions_addclosefrom_np`, else each one open when it is called).
 ///
 /// Not Foundation's `Process`: `Process.run()` passes on the calling thread's signal mask
 /// (Swift concurrency and libdispatch threads block nearly every signal, so such a child

@@ -75,11 +75,7 @@ public final class AppProcess: @unchecked Sendable {
 
     /// Exit status once exited: the exit code, or 128+signal if it was killed by a signal
     /// (shell convention). nil while running.
-    public var exitStatus: Int32? {
-        guard let status = reap() else { return nil }
-        let sig = status & 0x7f
-        return sig == 0 ? (status >> 8) & 0xff : 128 + sig
-    }
+    public var exitStatus: Int32? { reap().map(Spawn.exitCode) }
 
     /// True if the process ended because of a signal (not a normal exit).
     public var wasSignaled: Bool {

@@ -72,7 +72,7 @@ import Testing
         let env = ["PATH": "/usr/bin:/bin"]
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bounded-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
-        let hung = BoundedCommand.run("sh", ["-c", "sleep 300 & echo $! > \(file.path); wait"], environment: env, timeout: 1)
+        let hung = BoundedCommand.run("sh", ["-c", "sleep 300 & echo $! > \(file.path); wait"], environment: env, timeout: 5)
         guard case .failure(.timedOut) = hung else {
             Issue.record("expected a time-out, got \(hung)")
             return
