@@ -16,7 +16,7 @@ import Glibc
 /// (`TestSession.markerVariable`: every child of a session has it, D-Bus activated services
 /// included) and removes those sessions' directories. Sessions list themselves when they
 /// start and are struck off when they stop, so a kept session (`IME_HARNESS_KEEP=1`) stays
-/// kept and a normal exit finds nothing to do.
+/// kept and a normal exit finds nothing to do (the list is removed with the last session).
 ///
 /// Why not `PR_SET_PDEATHSIG`: it fires when the *thread* that started the child ends, and
 /// tests start children from Swift concurrency's worker threads, which come and go.
@@ -45,8 +45,16 @@ public enum SessionReaper {
         }
     }
 
+    /// Writes the list, or removes it once no session is left: an orderly end (every
+    /// session stopped, then `exit`) leaves nothing in `$TMPDIR` for the watchdog to remove
+    /// after the process is gone. A check right after the process ended (the demo's Ctrl+C
+    /// test, on a loaded machine) once found the list still there.
     private static func write(_ sessions: [String: String], to file: String?) {
         guard let file else { return }
+        if sessions.isEmpty {
+            unlink(file)
+            return
+        }
         let text = sessions.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)\n" }.joined()
         // Written whole and renamed into place: the watchdog never reads half a list.
         let temporary = file + ".new"
