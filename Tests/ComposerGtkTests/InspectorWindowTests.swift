@@ -272,6 +272,49 @@ extension GtkWindowSuites {
             #expect(composer.inspectorShownRows.contains { $0.number == slowest }, "a filtered-out row is shown again")
         }
 
+        /// What the list's model went through: rows removed (or replaced), and the rows
+        /// added by each change.
+        final class ModelChanges {
+            var removed = 0
+            var added: [Int] = []
+        }
+
+        /// Rows that keep their size while typing: every row on screen measures the same,
+        /// whatever its text (GtkInscription), and a key's row learns when its frame was
+        /// painted in place, with no item of the list replaced. Before, each painted key's
+        /// item was replaced and each row was a GtkLabel sized by its text: every key made
+        /// GTK measure the window again and lay out the rows' text.
+        @Test func rowsKeepTheirSizeAndAPaintedKeysRowChangesInPlace() async throws {
+            let (composer, _) = try await GtkFixture.composer()
+            defer { GtkFixture.close(composer) }
+            try await Self.openInspector(composer)
+            let model = try #require(composer.inspectorListModel)
+            // "items-changed": void (*)(GListModel *, guint position, guint removed, guint added, gpointer).
+            let record: @convention(c) (OpaquePointer?, guint, guint, guint, UnsafeMutableRawPointer?) -> Void = { _, _, removed, added, data in
+                let changes = Unmanaged<ModelChanges>.fromOpaque(data!).takeUnretainedValue()
+                changes.removed += Int(removed)
+                changes.added.append(Int(added))
+            }
+            let changes = ModelChanges()
+            let handler = g_signal_connect_data(UnsafeMutableRawPointer(model), "items-changed", unsafeBitCast(record, to: GCallback.self),
+                                                Unmanaged.passUnretained(changes).toOpaque(), nil, GConnectFlags(0))
+            defer { g_signal_handler_disconnect(UnsafeMutableRawPointer(model), handler) }
+            try GtkFixture.xdotool.type("abc")
+            try await GtkFixture.settled(composer, "abc") { composer.model.text == "abc" }
+            try await GtkFixture.wait("the c key's row on screen says when it was painted") {
+                composer.inspectorVisibleSummaries.contains { $0.text.hasPrefix("key c") && $0.text.contains("→ painted after") }
+            }
+            #expect(changes.removed == 0, "rows only appended: \(changes.removed) removed")
+            // No new row, and two frames: every row on screen has its style (a row made
+            // since the last frame measures without it).
+            composer.inspectorPause(true)
+            try await GtkFixture.paintedTwice(composer)
+            let sizes = composer.inspectorRowSizes
+            #expect(Set(sizes.map(\.summary.count)).count > 1, "rows of different lengths: \(sizes.map(\.summary))")
+            #expect(Set(sizes.map(\.width)).count == 1 && Set(sizes.map(\.height)).count == 1,
+                    "every row measures the same: \(sizes)")
+        }
+
         @Test func copyAsBugReportPutsMarkdownWithTheLastCompositionOnTheClipboard() async throws {
             let composer = try await Self.inspectedAcuteE()
             defer { GtkFixture.close(composer) }

@@ -347,11 +347,19 @@ extension ComposerController {
 
     public func inspectorClear() { inspector.pane?.clear() }
 
-    /// The summary labels of the rows on screen: their text and Pango attributes (as
+    /// The summaries of the rows on screen: their text and Pango attributes (as
     /// `pango_attr_list_to_string` writes them).
     public var inspectorVisibleSummaries: [(text: String, attributes: String)] {
         inspector.pane?.visibleSummaries ?? []
     }
+
+    /// The natural size GTK measures for each row on screen, with the row's summary.
+    @_spi(Testing) public var inspectorRowSizes: [(width: Int32, height: Int32, summary: String)] {
+        inspector.pane?.rowSizes ?? []
+    }
+
+    /// The list model the inspector's list view shows (a GListModel), while open.
+    @_spi(Testing) public var inspectorListModel: OpaquePointer? { inspector.pane?.listModel }
 
     /// "Copy as bug report" now; returns what the clipboard holds.
     public func inspectorCopyBugReport() -> String? {

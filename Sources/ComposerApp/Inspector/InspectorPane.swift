@@ -273,14 +273,14 @@ final class InspectorPane {
         gtk_string_list_append(items, "\(row.number)")
         let surplus = Int(g_list_model_get_n_items(OpaquePointer(items.rawPointer))) - log.count
         if surplus > 0 { gtk_string_list_splice(items, 0, guint(surplus), nil) }
-        // Keys whose frame was just painted: their items again, so their rows say when.
-        for number in log.lastPainted where log.count > 0 {
-            let index = number - log[0].number
-            guard (0..<log.count).contains(index) else { continue }
-            "\(number)".withCString { name in
-                var names: [UnsafePointer<CChar>?] = [name, nil]
-                gtk_string_list_splice(items, guint(index), 1, &names)
+        // Keys whose frame was just painted: their rows on screen say when (in place:
+        // replacing their items would change the model, and GTK would measure the list).
+        if !log.lastPainted.isEmpty, log.count > 0 {
+            let first = log[0].number
+            let painted = log.lastPainted.compactMap { number in
+                (0..<log.count).contains(number - first) ? log[number - first] : nil
             }
+            factory.refresh(painted, under: listView)
         }
         if checklistShown, !checklistRefreshPending {
             checklistRefreshPending = true
@@ -423,20 +423,39 @@ final class InspectorPane {
         gtk_single_selection_set_selected(selection, guint(index))
     }
 
-    /// The summary labels of the rows on screen (the list view makes widgets only for them).
+    /// The summaries of the rows on screen (the list view makes widgets only for them).
     var visibleSummaries: [(text: String, attributes: String)] {
         var found: [(String, String)] = []
         walkWidgets(from: scroller) { widget in
             guard gtk_widget_has_css_class(widget, "inspector-row") != 0,
                   let time = gtk_widget_get_first_child(widget), let kind = gtk_widget_get_next_sibling(time),
                   let summary = gtk_widget_get_next_sibling(kind) else { return true }
-            let attributes = gtk_label_get_attributes(opaque(summary))
-            found.append((string(fromBorrowed: gtk_label_get_text(opaque(summary))),
+            let attributes = gtk_inscription_get_attributes(opaque(summary))
+            found.append((string(fromBorrowed: gtk_inscription_get_text(opaque(summary))),
                           attributes.map { string(takingOwnership: pango_attr_list_to_string($0)) } ?? ""))
             return false
         }
         return found
     }
+
+    /// Each row on screen: its natural width and height as GTK measures them, and its
+    /// summary.
+    var rowSizes: [(width: Int32, height: Int32, summary: String)] {
+        var found: [(Int32, Int32, String)] = []
+        walkWidgets(from: scroller) { widget in
+            guard gtk_widget_has_css_class(widget, "inspector-row") != 0 else { return true }
+            var width: Int32 = 0, height: Int32 = 0
+            gtk_widget_measure(widget, GTK_ORIENTATION_HORIZONTAL, -1, nil, &width, nil, nil)
+            gtk_widget_measure(widget, GTK_ORIENTATION_VERTICAL, -1, nil, &height, nil, nil)
+            let summary = gtk_widget_get_next_sibling(gtk_widget_get_next_sibling(gtk_widget_get_first_child(widget)))
+            found.append((width, height, string(fromBorrowed: gtk_inscription_get_text(opaque(summary!)))))
+            return false
+        }
+        return found
+    }
+
+    /// The list view's model (the filtered rows, as the selection gives them).
+    var listModel: OpaquePointer { selection }
 
     var detailText: String {
         let buffer = gtk_text_view_get_buffer(cast(detail))!

@@ -6,10 +6,20 @@ import GtkBinding
 /// with its segments' styles and its cursor), and a ⚠ with the anomaly in its tooltip.
 /// Everything is plain text with Pango attributes, never markup: it is whatever an input
 /// method sent.
+///
+/// Each column is a GtkInscription (GTK 4.8), whose size does not depend on its text: a
+/// row given new text is only drawn again. With GtkLabels each rebound row queued a resize
+/// up to the window, and GTK measured the whole window and laid out every row's text
+/// again, several times per key (14 times a closed inspector's CPU per key, by callgrind).
+/// For the same reason a row whose content changed (a key's frame was painted) is
+/// refreshed in place (`refresh`), not given its item again, which would also change the
+/// list's model.
 final class InspectorRowFactory {
     let factory: OpaquePointer
     /// The row an item stands for (nil when it was dropped from the log).
     private let row: (UnsafeMutableRawPointer?) -> InspectorRow?
+    /// The object data on a row's box: the number of the row it shows.
+    private static let rowNumberKey = "ime-inspector-row"
 
     init(row: @escaping (UnsafeMutableRawPointer?) -> InspectorRow?) {
         self.row = row
@@ -22,46 +32,85 @@ final class InspectorRowFactory {
     private static func setUp(_ item: OpaquePointer?) {
         let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         gtk_widget_add_css_class(box, "inspector-row")
-        let time = label(chars: 7, xalign: 1)
+        let time = inscription(chars: 7, xalign: 1)
         gtk_widget_add_css_class(time, "ime-dimmed")
-        let kind = label(chars: 8, xalign: 0)
-        let summary = label(chars: -1, xalign: 0)
-        gtk_label_set_ellipsize(opaque(summary), PANGO_ELLIPSIZE_END)
+        let kind = inscription(chars: 8, xalign: 0)
+        let summary = inscription(chars: 3, xalign: 0)
+        gtk_inscription_set_text_overflow(opaque(summary), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END)
         gtk_widget_set_hexpand(summary, 1)
-        let flag = label(chars: -1, xalign: 0)
-        gtk_label_set_text(opaque(flag), "⚠")
+        // Always there, empty unless the row has an anomaly: showing or hiding it would
+        // resize the row.
+        let flag = inscription(chars: 2, xalign: 0)
         gtk_widget_add_css_class(flag, "inspector-anomaly")
+        cgtk_accessible_set_hidden(flag, 1)
         for child in [time, kind, summary, flag] { gtk_box_append(cast(box), child) }
         gtk_list_item_set_child(item, box)
     }
 
-    private static func label(chars: Int32, xalign: Float) -> UnsafeMutablePointer<GtkWidget> {
-        let label = gtk_label_new(nil)!
-        if chars > 0 { gtk_label_set_width_chars(opaque(label), chars) }
-        gtk_label_set_xalign(opaque(label), xalign)
-        gtk_label_set_single_line_mode(opaque(label), 1)
-        return label
+    /// One line of text in a column `chars` wide (the summary: at least `chars`, and what
+    /// the row has left).
+    private static func inscription(chars: UInt32, xalign: Float) -> UnsafeMutablePointer<GtkWidget> {
+        let inscription = gtk_inscription_new(nil)!
+        gtk_inscription_set_min_chars(opaque(inscription), chars)
+        gtk_inscription_set_nat_chars(opaque(inscription), chars)
+        gtk_inscription_set_xalign(opaque(inscription), xalign)
+        return inscription
+    }
+
+    /// Its text, and the same as its accessible name (GTK 4.8's inscription does not name
+    /// itself; later versions do).
+    private static func setText(_ inscription: UnsafeMutablePointer<GtkWidget>, _ text: String) {
+        gtk_inscription_set_text(opaque(inscription), text)
+        cgtk_accessible_set_label(inscription, text)
     }
 
     private func bind(_ item: OpaquePointer?) {
-        guard let box = gtk_list_item_get_child(item), let row = row(gtk_list_item_get_item(item)) else { return }
+        guard let box = gtk_list_item_get_child(item) else { return }
+        guard let row = row(gtk_list_item_get_item(item)) else {
+            g_object_set_data(cast(box), Self.rowNumberKey, nil)  // dropped from the log
+            return
+        }
+        show(row, in: box)
+    }
+
+    /// Shows `rows` again in the row boxes now showing them under `list` (rows off screen
+    /// have no box: they read the log when they are bound).
+    func refresh(_ rows: [InspectorRow], under list: UnsafeMutablePointer<GtkWidget>) {
+        guard !rows.isEmpty else { return }
+        let byNumber = Dictionary(rows.map { ($0.number, $0) }, uniquingKeysWith: { $1 })
+        walkWidgets(from: list) { widget in
+            guard gtk_widget_has_css_class(widget, "inspector-row") != 0 else { return true }
+            if let number = Self.shownNumber(widget), let row = byNumber[number] { show(row, in: widget) }
+            return false
+        }
+    }
+
+    /// The number of the row a row box shows.
+    static func shownNumber(_ box: UnsafeMutablePointer<GtkWidget>) -> Int? {
+        g_object_get_data(cast(box), rowNumberKey)
+            .map { Int(bitPattern: $0) }
+    }
+
+    private func show(_ row: InspectorRow, in box: UnsafeMutablePointer<GtkWidget>) {
+        g_object_set_data(cast(box), Self.rowNumberKey,
+                          UnsafeMutableRawPointer(bitPattern: row.number))
         let time = gtk_widget_get_first_child(box)!, kind = gtk_widget_get_next_sibling(time)!
         let summary = gtk_widget_get_next_sibling(kind)!, flag = gtk_widget_get_next_sibling(summary)!
-        gtk_label_set_text(opaque(time), "\(row.t)")
-        gtk_label_set_text(opaque(kind), row.kind.rawValue)
+        Self.setText(time, "\(row.t)")
+        Self.setText(kind, row.kind.rawValue)
         setClasses(kind, ["inspector-kind", "inspector-\(row.kind.rawValue)"])
         if case .preedit(let preedit) = row.event, !preedit.text.isEmpty {
             let drawing = PreeditDrawing(preedit)
-            gtk_label_set_text(opaque(summary), drawing.text)
+            Self.setText(summary, drawing.text)
             let attributes = Self.attributes(drawing)
-            gtk_label_set_attributes(opaque(summary), attributes)
+            gtk_inscription_set_attributes(opaque(summary), attributes)
             pango_attr_list_unref(attributes)
         } else {
-            gtk_label_set_text(opaque(summary), row.summary)
-            gtk_label_set_attributes(opaque(summary), nil)
+            Self.setText(summary, row.summary)
+            gtk_inscription_set_attributes(opaque(summary), nil)
         }
-        gtk_widget_set_visible(flag, row.anomalies.isEmpty ? 0 : 1)
-        gtk_widget_set_tooltip_text(flag, row.anomalies.map(\.line).joined(separator: "\n"))
+        gtk_inscription_set_text(opaque(flag), row.anomalies.isEmpty ? nil : "⚠")
+        gtk_widget_set_tooltip_text(flag, row.anomalies.isEmpty ? nil : row.anomalies.map(\.line).joined(separator: "\n"))
         // The row's accessible name (GTK 4.8 has no accessible label for a list item: the
         // widget that holds the child is the row).
         if let rowWidget = gtk_widget_get_parent(box) {
