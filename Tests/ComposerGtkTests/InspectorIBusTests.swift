@@ -234,6 +234,7 @@ extension GtkWindowSuites {
                 composer.inspectorLogRows.contains { $0.anomalies.contains { $0.id == "delete-surrounding-after-commit" } }
             }
             try await GtkFixture.settled(composer, "猫 committed and deleted again") { composer.model.text == "xx" }
+            try await GtkFixture.wait("the list showing every row") { !composer.inspectorRowsWaiting }
             // Slow answers are left out: they come and go with the machine's load. So is IBus
             // 1.5.27's cursor rectangle (ibus/ibus#2522): its GTK module's, not the engine's.
             let flagged = composer.inspectorShownRows.filter {

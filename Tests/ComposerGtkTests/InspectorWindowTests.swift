@@ -57,6 +57,7 @@ extension GtkWindowSuites {
             #expect(moved.findings.isEmpty)
             let row = try #require(composer.inspectorLogRows.last { if case .placement = $0.event { true } else { false } })
             #expect(row.anomalies.isEmpty)
+            try await GtkFixture.wait("the list showing every row") { !composer.inspectorRowsWaiting }
             composer.inspectorSelect(shownIndex: try #require(composer.inspectorShownRows.firstIndex { $0.number == row.number }))
             #expect(composer.inspectorDetailText.contains("sent by the IM module: not read"), "\(composer.inspectorDetailText)")
 
@@ -279,12 +280,15 @@ extension GtkWindowSuites {
             var added: [Int] = []
         }
 
-        /// Rows that keep their size while typing: every row on screen measures the same,
-        /// whatever its text (GtkInscription), and a key's row learns when its frame was
-        /// painted in place, with no item of the list replaced. Before, each painted key's
-        /// item was replaced and each row was a GtkLabel sized by its text: every key made
-        /// GTK measure the window again and lay out the rows' text.
-        @Test func rowsKeepTheirSizeAndAPaintedKeysRowChangesInPlace() async throws {
+        /// What a key costs the window with the inspector open. A key's rows come in one
+        /// change of the list (a key, its commit and its edit come in one dispatch, so they
+        /// must share one), and each change was a frame of the whole window. Every row on
+        /// screen measures the same, whatever its text (GtkInscription), and a key's row
+        /// learns when its frame was painted in place, with no item replaced. Before, each
+        /// row was its own change, each painted key's item was replaced, and each row was a
+        /// GtkLabel sized by its text: four frames a key, and GTK measured the window
+        /// and laid the rows' text out again and again.
+        @Test func aKeysRowsComeInOneChangeKeepTheirSizeAndChangeInPlace() async throws {
             let (composer, _) = try await GtkFixture.composer()
             defer { GtkFixture.close(composer) }
             try await Self.openInspector(composer)
@@ -305,6 +309,10 @@ extension GtkWindowSuites {
                 composer.inspectorVisibleSummaries.contains { $0.text.hasPrefix("key c") && $0.text.contains("→ painted after") }
             }
             #expect(changes.removed == 0, "rows only appended: \(changes.removed) removed")
+            #expect((changes.added.max() ?? 0) >= 3, "a key's rows in one change: \(changes.added)")
+            // Following the new rows scrolls the list: GTK's overlay indicator then faded in
+            // and out, 50 frames of the whole window after a key of 2 (paint-meter).
+            #expect(!composer.inspectorListFadesItsScrollIndicator)
             // No new row, and two frames: every row on screen has its style (a row made
             // since the last frame measures without it).
             composer.inspectorPause(true)

@@ -358,6 +358,15 @@ extension ComposerController {
         inspector.pane?.rowSizes ?? []
     }
 
+    /// Whether rows of the log wait to be shown in the list (`InspectorPane.batchMilliseconds`).
+    @_spi(Testing) public var inspectorRowsWaiting: Bool { inspector.pane?.rowsWaiting ?? false }
+
+    /// Whether the inspector's list shows GTK's overlay scroll indicator, which fades in
+    /// and out over about 50 frames each time the list follows a new row.
+    @_spi(Testing) public var inspectorListFadesItsScrollIndicator: Bool {
+        inspector.pane?.fadesItsScrollIndicator ?? false
+    }
+
     /// The list model the inspector's list view shows (a GListModel), while open.
     @_spi(Testing) public var inspectorListModel: OpaquePointer? { inspector.pane?.listModel }
 

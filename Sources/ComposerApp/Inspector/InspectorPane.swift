@@ -26,8 +26,6 @@ final class InspectorPane {
     private let detail: UnsafeMutablePointer<GtkWidget>
     private let header: UnsafeMutablePointer<GtkWidget>
     private var listView: UnsafeMutablePointer<GtkWidget>!
-    /// A scroll to the newest row is waiting for the next idle (one per burst of rows).
-    private var scrollPending = false
     /// The Timing view (in the detail's place while its toggle is on).
     let timingButton: UnsafeMutablePointer<GtkWidget>
     private let timingLabel: UnsafeMutablePointer<GtkWidget>
@@ -146,6 +144,9 @@ final class InspectorPane {
         gtk_widget_add_css_class(listView, "inspector-list")
         cgtk_accessible_set_label(listView, tr("Events"))
         gtk_scrolled_window_set_child(opaque(scroller), listView)
+        // A scroll bar that stays: GTK's overlay indicator fades in and out over about 50
+        // frames of the whole window each time the list follows a new row.
+        gtk_scrolled_window_set_overlay_scrolling(opaque(scroller), 0)
         gtk_widget_set_vexpand(scroller, 1)
         Accessibility.nameScrollBars(of: scroller, tr("Events"))
 
@@ -266,21 +267,31 @@ final class InspectorPane {
         return (0..<log.count).contains(index) ? log[index] : nil
     }
 
-    /// A new row of the log: shown now; rows the log dropped leave the list. The list
-    /// follows the newest row unless the user scrolled up (GTK 4.8 has no
-    /// gtk_list_view_scroll_to: its "list.scroll-to-item" action does the same).
+    /// A new row of the log: shown with the rows that come within `batchMilliseconds` of
+    /// it, in one change of the list (`showPendingRows`).
+    ///
+    /// A key's rows come in three bursts: the key, its answer and the settle at once, the
+    /// painted frame about 10 ms later, the candidate window's placement about 100 ms
+    /// later. Each burst shown at once was a frame of the whole window (four a key, with
+    /// the list's scroll), and on a software renderer each frame costs about as much as
+    /// the window's pixels: open, the inspector cost each key twelve times a closed one's
+    /// CPU. Batched, a key's rows are one frame.
     func appended(_ row: InspectorRow) {
-        gtk_string_list_append(items, "\(row.number)")
-        let surplus = Int(g_list_model_get_n_items(OpaquePointer(items.rawPointer))) - log.count
-        if surplus > 0 { gtk_string_list_splice(items, 0, guint(surplus), nil) }
-        // Keys whose frame was just painted: their rows on screen say when (in place:
-        // replacing their items would change the model, and GTK would measure the list).
-        if !log.lastPainted.isEmpty, log.count > 0 {
-            let first = log[0].number
-            let painted = log.lastPainted.compactMap { number in
-                (0..<log.count).contains(number - first) ? log[number - first] : nil
-            }
-            factory.refresh(painted, under: listView)
+        pendingRows.append(row.number)
+        pendingPainted.append(contentsOf: log.lastPainted)
+        if gtk_widget_get_mapped(container) == 0 {
+            // Hidden, no frame to spare: at once, without a timer waking the process.
+            showPendingRows()
+        } else if !rowsPending {
+            rowsPending = true
+            g_timeout_add_once(Self.batchMilliseconds, { data in
+                MainActor.assumeIsolated {
+                    let pane = Unmanaged<InspectorPane>.fromOpaque(data!).takeRetainedValue()
+                    // Not after the window is gone (the list view is ours).
+                    if gtk_widget_get_root(pane.listView) != nil { pane.showPendingRows() }
+                    pane.rowsPending = false
+                }
+            }, Unmanaged.passRetained(self).toOpaque())
         }
         if checklistShown, !checklistRefreshPending {
             checklistRefreshPending = true
@@ -304,15 +315,44 @@ final class InspectorPane {
                 }
             }, Unmanaged.passRetained(self).toOpaque())
         }
-        guard followsNewest, !scrollPending else { return }
-        scrollPending = true
-        g_idle_add_once({ data in
-            MainActor.assumeIsolated {
-                let pane = Unmanaged<InspectorPane>.fromOpaque(data!).takeRetainedValue()
-                pane.scrollPending = false
-                pane.scrollToNewest()
+    }
+
+    /// How long a row waits for the rows after it before the list shows them.
+    static let batchMilliseconds: guint = 150
+    /// Rows appended to the log, not yet in the list, and key rows painted since.
+    private var pendingRows: [Int] = []
+    private var pendingPainted: [Int] = []
+    private var rowsPending = false
+    var rowsWaiting: Bool { rowsPending }
+
+    /// The rows waiting, in one change of the list; the rows the log dropped leave it; the
+    /// key rows painted say when; the list follows the newest row unless the user scrolled
+    /// up (GTK 4.8 has no gtk_list_view_scroll_to: its "list.scroll-to-item" action does
+    /// the same).
+    func showPendingRows() {
+        let numbers = pendingRows, painted = pendingPainted
+        pendingRows = []
+        pendingPainted = []
+        guard log.count > 0 else { return }
+        let first = log[0].number
+        let kept = numbers.filter { $0 >= first }
+        if !kept.isEmpty {
+            let names = kept.map { strdup("\($0)") } + [nil]
+            defer { names.forEach { free($0) } }
+            let count = g_list_model_get_n_items(OpaquePointer(items.rawPointer))
+            names.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                    gtk_string_list_splice(items, count, 0, $0)
+                }
             }
-        }, Unmanaged.passRetained(self).toOpaque())
+        }
+        let surplus = Int(g_list_model_get_n_items(OpaquePointer(items.rawPointer))) - log.count
+        if surplus > 0 { gtk_string_list_splice(items, 0, guint(surplus), nil) }
+        // Keys whose frame was painted: their rows on screen say when (in place: replacing
+        // their items would change the model, and GTK would measure the list).
+        let paintedRows = painted.compactMap { number in (0..<log.count).contains(number - first) ? log[number - first] : nil }
+        factory.refresh(paintedRows, under: listView)
+        if followsNewest, !kept.isEmpty { scrollToNewest() }
     }
 
     private func scrollToNewest() {
@@ -328,8 +368,10 @@ final class InspectorPane {
         if checklistShown { refreshChecklist() }
     }
 
-    /// The list again from the log (after Clear).
+    /// The list again from the log (after Clear; the rows waiting are in the log).
     func reload() {
+        pendingRows = []
+        pendingPainted = []
         let numbers = log.rows.map { strdup("\($0.number)") } + [nil]
         defer { numbers.forEach { free($0) } }
         let count = g_list_model_get_n_items(OpaquePointer(items.rawPointer))
@@ -392,6 +434,7 @@ final class InspectorPane {
     /// Selects row `number` in the list (showing every kind and clearing the search if it
     /// was filtered out) and shows its detail in place of the Timing view.
     func selectRow(number: Int) {
+        if rowsPending { showPendingRows() }
         if !shownRows.contains(where: { $0.number == number }) {
             for button in kindButtons.values { gtk_toggle_button_set_active(cast(button), 1) }
             gtk_editable_set_text(OpaquePointer(searchEntry.rawPointer), "")
@@ -453,6 +496,8 @@ final class InspectorPane {
         }
         return found
     }
+
+    var fadesItsScrollIndicator: Bool { gtk_scrolled_window_get_overlay_scrolling(opaque(scroller)) != 0 }
 
     /// The list view's model (the filtered rows, as the selection gives them).
     var listModel: OpaquePointer { selection }
