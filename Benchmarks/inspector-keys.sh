@@ -18,7 +18,7 @@ rm -rf "$out/home" "$out/runtime" "$out/trace.jsonl" "$out/display" "$out/meter.
 mkdir -p "$out/home/.config/gtk-4.0" "$out/runtime"; chmod 700 "$out/runtime"
 printf '[Settings]\ngtk-cursor-blink=false\n' > "$out/home/.config/gtk-4.0/settings.ini"
 : > "$out/draft.txt"
-export HOME=$out/home XDG_RUNTIME_DIR=$out/runtime GSETTINGS_BACKEND=memory GSK_RENDERER=gl GTK_A11Y=none \
+export HOME=$out/home XDG_RUNTIME_DIR=$out/runtime GSETTINGS_BACKEND=memory GSK_RENDERER=${GSK_RENDERER:-gl} GTK_A11Y=none \
   GTK_IM_MODULE=gtk-im-context-simple PATH=/usr/bin:/bin:$PATH
 
 xvfb= session=

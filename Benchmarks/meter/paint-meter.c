@@ -227,9 +227,14 @@ static bool is_damage_on(const XEvent *event, Window window)
 }
 
 /* The pixels a damage event's rectangle covers. */
+/* With PAINT_METER_RECTS set, each damage rectangle counted goes to stderr as
+ * "damage X Y WIDTH HEIGHT" (window coordinates): where a program's frames draw. */
 static long long damage_area(const XEvent *event)
 {
     const XDamageNotifyEvent *damage = (const XDamageNotifyEvent *)event;
+    static int print = -1;
+    if (print < 0) print = getenv("PAINT_METER_RECTS") != NULL;
+    if (print) fprintf(stderr, "damage %d %d %d %d\n", damage->area.x, damage->area.y, damage->area.width, damage->area.height);
     return (long long)damage->area.width * damage->area.height;
 }
 
