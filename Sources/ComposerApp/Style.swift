@@ -50,6 +50,9 @@ enum Style {
     /* The IME inspector: each row's kind in its own colour (the filter buttons too). */
     .inspector { border-left: 1px solid alpha(@window_fg_color, 0.15); }
     .inspector-row { padding: 1px 4px; }
+    /* An inscription is as tall as its font's line, and draws only inside itself: a line
+       of Japanese in a fallback font is taller, and its underline was cut off. */
+    .inspector-summary { min-height: 1.45em; }
     .inspector-kind { font-size: 90%; font-weight: bold; }
     label.inspector-key, button.inspector-key label { color: @ime_key_color; }
     label.inspector-preedit, button.inspector-preedit label { color: @ime_preedit_color; }

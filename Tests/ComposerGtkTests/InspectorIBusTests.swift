@@ -79,6 +79,13 @@ extension GtkWindowSuites {
             }
             let drawn = try #require(composer.inspectorVisibleSummaries.last { $0.attributes.contains("background") })
             #expect(drawn.text.contains(PreeditDrawing.cursorMark), "\(drawn)")
+            // A line of Japanese, in a fallback font taller than the list's own, and its
+            // underline: inside the row (an inscription cuts off what is drawn past it).
+            try await GtkFixture.wait("the converted row laid out") {
+                composer.inspectorSummaryFits.contains { $0.text == drawn.text }
+            }
+            let fits = composer.inspectorSummaryFits
+            #expect(!fits.contains { $0.cutOff }, "cut off: \(fits.filter(\.cutOff).map(\.text))")
             // A row per event: every event of the trace, in order (IBus batches fast keys, so
             // there are fewer preedits than keys; each one that came is a row).
             let rowEvents = composer.inspectorLogRows.map(\.event).filter { $0.name != "start" }

@@ -353,6 +353,10 @@ extension ComposerController {
         inspector.pane?.visibleSummaries ?? []
     }
 
+    /// The summaries on screen, laid out, and whether each is drawn past its own height,
+    /// where it is cut off.
+    @_spi(Testing) public var inspectorSummaryFits: [(text: String, cutOff: Bool)] { inspector.pane?.summaryFits ?? [] }
+
     /// The natural size GTK measures for each row on screen, with the row's summary.
     @_spi(Testing) public var inspectorRowSizes: [(width: Int32, height: Int32, summary: String)] {
         inspector.pane?.rowSizes ?? []

@@ -481,6 +481,28 @@ final class InspectorPane {
         return found
     }
 
+    /// The summaries on screen, laid out (a row bound since the last frame is not yet),
+    /// and whether each is drawn past its own height, where an inscription cuts it off:
+    /// laid out as the inscription does, its ink (underlines included) placed as the
+    /// inscription places it.
+    var summaryFits: [(text: String, cutOff: Bool)] {
+        var found: [(String, Bool)] = []
+        walkWidgets(from: scroller) { widget in
+            guard gtk_widget_has_css_class(widget, "inspector-summary") != 0 else { return true }
+            let text = string(fromBorrowed: gtk_inscription_get_text(opaque(widget)))
+            let height = gtk_widget_get_height(widget)
+            guard height > 0, !text.isEmpty, let layout = gtk_widget_create_pango_layout(widget, text) else { return false }
+            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+            pango_layout_set_attributes(layout, gtk_inscription_get_attributes(opaque(widget)))
+            var ink = PangoRectangle(), logical = PangoRectangle()
+            pango_layout_get_pixel_extents(layout, &ink, &logical)
+            let top = max(0, (height - logical.height) / 2)
+            found.append((text, top + ink.y < 0 || top + ink.y + ink.height > height))
+            return false
+        }
+        return found
+    }
+
     /// Each row on screen: its natural width and height as GTK measures them, and its
     /// summary.
     var rowSizes: [(width: Int32, height: Int32, summary: String)] {

@@ -38,6 +38,7 @@ final class InspectorRowFactory {
         let summary = inscription(chars: 3, xalign: 0)
         gtk_inscription_set_text_overflow(opaque(summary), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END)
         gtk_widget_set_hexpand(summary, 1)
+        gtk_widget_add_css_class(summary, "inspector-summary")
         // Always there, empty unless the row has an anomaly: showing or hiding it would
         // resize the row.
         let flag = inscription(chars: 2, xalign: 0)
