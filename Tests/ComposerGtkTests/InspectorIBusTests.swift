@@ -140,6 +140,7 @@ extension GtkWindowSuites {
 
             try await GtkFixture.xdotool(["key", "F12"])
             try await GtkFixture.wait("the inspector") { composer.inspectorShown }
+            try await GtkFixture.wait("the list showing every row") { !composer.inspectorRowsWaiting }
             let rows = composer.inspectorLogRows
             let keys = rows.compactMap { if case .key(let name, _, _, _) = $0.event { name } else { nil } }
             #expect(keys.suffix(8) == ["n", "i", "h", "o", "n", "g", "o", "space"], "\(keys)")

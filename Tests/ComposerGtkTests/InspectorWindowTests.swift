@@ -129,6 +129,7 @@ extension GtkWindowSuites {
             try GtkFixture.xdotool.type("ab")
             try await GtkFixture.settled(composer, "ab") { composer.model.text == "ab" }
             try await GtkFixture.wait("the rows") { composer.inspectorShownRows.contains { $0.event == .commit("b") } }
+            try await GtkFixture.wait("the list showing every row") { !composer.inspectorRowsWaiting }
             let rows = composer.inspectorShownRows
             #expect(rows.count == composer.inspectorLogRows.count, "every row shown with no filter")
             #expect(rows.first.map { if case .start = $0.event { true } else { false } } == true, "from the session's start")
@@ -316,6 +317,7 @@ extension GtkWindowSuites {
             // No new row, and two frames: every row on screen has its style (a row made
             // since the last frame measures without it).
             composer.inspectorPause(true)
+            try await GtkFixture.wait("the rows that were waiting shown") { !composer.inspectorRowsWaiting }
             try await GtkFixture.paintedTwice(composer)
             let sizes = composer.inspectorRowSizes
             #expect(Set(sizes.map(\.summary.count)).count > 1, "rows of different lengths: \(sizes.map(\.summary))")

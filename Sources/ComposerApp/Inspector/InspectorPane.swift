@@ -288,8 +288,8 @@ final class InspectorPane {
                 MainActor.assumeIsolated {
                     let pane = Unmanaged<InspectorPane>.fromOpaque(data!).takeRetainedValue()
                     // Not after the window is gone (the list view is ours).
-                    if gtk_widget_get_root(pane.listView) != nil { pane.showPendingRows() }
                     pane.rowsPending = false
+                    if gtk_widget_get_root(pane.listView) != nil { pane.showPendingRows() }
                 }
             }, Unmanaged.passRetained(self).toOpaque())
         }
@@ -352,6 +352,13 @@ final class InspectorPane {
         // their items would change the model, and GTK would measure the list).
         let paintedRows = painted.compactMap { number in (0..<log.count).contains(number - first) ? log[number - first] : nil }
         factory.refresh(paintedRows, under: listView)
+        if !paintedRows.isEmpty {
+            // The summary a search reads has changed ("→ painted after"), and so has the
+            // detail if one of them is selected.
+            if !search.isEmpty { refilter() }
+            if let selected = row(for: gtk_single_selection_get_selected_item(selection)),
+               paintedRows.contains(where: { $0.number == selected.number }) { showDetail() }
+        }
         if followsNewest, !kept.isEmpty { scrollToNewest() }
     }
 

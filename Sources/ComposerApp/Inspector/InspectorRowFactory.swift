@@ -32,9 +32,12 @@ final class InspectorRowFactory {
     private static func setUp(_ item: OpaquePointer?) {
         let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         gtk_widget_add_css_class(box, "inspector-row")
-        let time = inscription(chars: 7, xalign: 1)
+        // Milliseconds since the session started: 8 digits are 27 hours.
+        let time = inscription(chars: 8, xalign: 1)
         gtk_widget_add_css_class(time, "ime-dimmed")
-        let kind = inscription(chars: 8, xalign: 0)
+        // The longest kind, "surrounding", and one more: an inscription's "chars" are an
+        // average character's width, and it clips what is wider.
+        let kind = inscription(chars: UInt32(InspectorKind.allCases.map(\.rawValue.count).max() ?? 8) + 1, xalign: 0)
         let summary = inscription(chars: 3, xalign: 0)
         gtk_inscription_set_text_overflow(opaque(summary), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END)
         gtk_widget_set_hexpand(summary, 1)
