@@ -15,22 +15,9 @@ composer=$(realpath "${COMPOSER:-.build/release/ime-composer}")
 meter=$(realpath .build/bench/paint-meter)
 mkdir -p "$out"; out=$(realpath "$out")
 rm -rf "$out/home" "$out/runtime" "$out/trace.jsonl" "$out/display" "$out/meter.jsonl"
-mkdir -p "$out/home/.config/gtk-4.0" "$out/runtime"; chmod 700 "$out/runtime"
-printf '[Settings]\ngtk-cursor-blink=false\n' > "$out/home/.config/gtk-4.0/settings.ini"
 : > "$out/draft.txt"
-export HOME=$out/home XDG_RUNTIME_DIR=$out/runtime GSETTINGS_BACKEND=memory GSK_RENDERER=${GSK_RENDERER:-gl} GTK_A11Y=none \
-  GTK_IM_MODULE=gtk-im-context-simple PATH=/usr/bin:/bin:$PATH
-
-xvfb= session=
-cleanup() {
-  [ -z "$session" ] || kill -- "-$session" 2>/dev/null || true
-  [ -z "$xvfb" ] || kill "$xvfb" 2>/dev/null || true
-}
-trap cleanup EXIT
-Xvfb -displayfd 3 -screen 0 1024x768x24 -noreset 3>"$out/display" >"$out/xvfb.log" 2>&1 & xvfb=$!
-for _ in $(seq 1 100); do [ -s "$out/display" ] && break; sleep 0.1; done
-[ -s "$out/display" ] || { echo "inspector-keys: Xvfb did not start (log: $out/xvfb.log)" >&2; exit 1; }
-export DISPLAY=:$(head -n 1 "$out/display")
+name=inspector-keys
+. "$(dirname "$0")/private-session.sh"
 setsid dbus-run-session -- "$composer" --profile "$out/home/profile" --text-file "$out/draft.txt" \
   --trace "$out/trace.jsonl" >"$out/app.log" 2>&1 & session=$!
 for _ in $(seq 1 600); do grep -qs '"ready"' "$out/trace.jsonl" && break; sleep 0.1; done

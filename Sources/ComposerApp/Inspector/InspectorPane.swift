@@ -282,13 +282,13 @@ final class InspectorPane {
         if gtk_widget_get_mapped(container) == 0 {
             // Hidden, no frame to spare: at once, without a timer waking the process.
             showPendingRows()
-        } else if !rowsPending {
-            rowsPending = true
+        } else if !rowsWaiting {
+            rowsWaiting = true
             g_timeout_add_once(Self.batchMilliseconds, { data in
                 MainActor.assumeIsolated {
                     let pane = Unmanaged<InspectorPane>.fromOpaque(data!).takeRetainedValue()
                     // Not after the window is gone (the list view is ours).
-                    pane.rowsPending = false
+                    pane.rowsWaiting = false
                     if gtk_widget_get_root(pane.listView) != nil { pane.showPendingRows() }
                 }
             }, Unmanaged.passRetained(self).toOpaque())
@@ -322,8 +322,8 @@ final class InspectorPane {
     /// Rows appended to the log, not yet in the list, and key rows painted since.
     private var pendingRows: [Int] = []
     private var pendingPainted: [Int] = []
-    private var rowsPending = false
-    var rowsWaiting: Bool { rowsPending }
+    /// A batch timer is running: rows wait for it.
+    private(set) var rowsWaiting = false
 
     /// The rows waiting, in one change of the list; the rows the log dropped leave it; the
     /// key rows painted say when; the list follows the newest row unless the user scrolled
@@ -336,16 +336,7 @@ final class InspectorPane {
         guard log.count > 0 else { return }
         let first = log[0].number
         let kept = numbers.filter { $0 >= first }
-        if !kept.isEmpty {
-            let names = kept.map { strdup("\($0)") } + [nil]
-            defer { names.forEach { free($0) } }
-            let count = g_list_model_get_n_items(OpaquePointer(items.rawPointer))
-            names.withUnsafeBufferPointer { buffer in
-                buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                    gtk_string_list_splice(items, count, 0, $0)
-                }
-            }
-        }
+        if !kept.isEmpty { replaceItems(from: g_list_model_get_n_items(OpaquePointer(items.rawPointer)), count: 0, with: kept) }
         let surplus = Int(g_list_model_get_n_items(OpaquePointer(items.rawPointer))) - log.count
         if surplus > 0 { gtk_string_list_splice(items, 0, guint(surplus), nil) }
         // Keys whose frame was painted: their rows on screen say when (in place: replacing
@@ -379,15 +370,20 @@ final class InspectorPane {
     func reload() {
         pendingRows = []
         pendingPainted = []
-        let numbers = log.rows.map { strdup("\($0.number)") } + [nil]
-        defer { numbers.forEach { free($0) } }
-        let count = g_list_model_get_n_items(OpaquePointer(items.rawPointer))
-        numbers.withUnsafeBufferPointer { buffer in
+        replaceItems(from: 0, count: g_list_model_get_n_items(OpaquePointer(items.rawPointer)), with: log.rows.map(\.number))
+        showDetail()
+    }
+
+    /// The list's items `position..<position + count` replaced, in one change, by the rows
+    /// numbered `numbers` (each item's string is its row's number).
+    private func replaceItems(from position: guint, count: guint, with numbers: [Int]) {
+        let names = numbers.map { strdup("\($0)") } + [nil]
+        defer { names.forEach { free($0) } }
+        names.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                gtk_string_list_splice(items, 0, count, $0)
+                gtk_string_list_splice(items, position, count, $0)
             }
         }
-        showDetail()
     }
 
     /// The Timing view from the log's timing: each measure's summary and histogram, its
@@ -441,7 +437,7 @@ final class InspectorPane {
     /// Selects row `number` in the list (showing every kind and clearing the search if it
     /// was filtered out) and shows its detail in place of the Timing view.
     func selectRow(number: Int) {
-        if rowsPending { showPendingRows() }
+        if rowsWaiting { showPendingRows() }
         if !shownRows.contains(where: { $0.number == number }) {
             for button in kindButtons.values { gtk_toggle_button_set_active(cast(button), 1) }
             gtk_editable_set_text(OpaquePointer(searchEntry.rawPointer), "")
